@@ -1,0 +1,100 @@
+'use strict'
+
+// Throwaway servers and a plain HTTP client for the tests. Each test starts
+// its own server on port 0 and closes it in teardown.
+
+const http = require('node:http')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { createContentSource } = require('../util/content')
+const { createMinuteClock } = require('../util/clock')
+const { urlOf } = require('../util/launch')
+
+const ROOT = path.join(__dirname, '..')
+const VARIANTS = ['slow', 'fast', 'fixed']
+const SEED_URL_PATH = '/seed/v1'
+
+/**
+ * A clock the test moves by hand: `now()` for createMinuteClock, `advance(ms)`.
+ */
+function drivenClock (start = 1_700_000_000_000) {
+  let ms = start
+  return { now: () => ms, advance (by) { ms += by } }
+}
+
+/**
+ * Build `variant` in this process, as require('./<variant>') does, with a
+ * seeded content source and a driven clock, and listen on a free port.
+ * Returns { server, origin, url, source, clock }.
+ */
+async function startVariant (t, variant, { seed = 'test', clock = drivenClock() } = {}) {
+  const createServer = require(path.join(ROOT, variant))
+  const source = createContentSource({ seed })
+  const server = createServer({ source, timestamp: createMinuteClock({ now: clock.now }) })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => {
+    server.server.closeAllConnections()
+    server.close(resolve)
+  }))
+  const origin = urlOf(server)
+  return { server, origin, url: origin + SEED_URL_PATH, source, clock }
+}
+
+/**
+ * Start `node <variant>` as a user would, on a free port. Resolves once it
+ * printed its URL: { child, url, output() }. Killed in teardown if still up.
+ */
+function spawnVariant (t, variant, env = {}) {
+  const child = spawn(process.execPath, [variant], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let output = ''
+  child.stdout.on('data', (chunk) => { output += chunk })
+  child.stderr.on('data', (chunk) => { output += chunk })
+  t.teardown(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
+  return new Promise((resolve, reject) => {
+    const onData = () => {
+      const match = /listening on (http:\/\/\S+)/.exec(output)
+      if (match) {
+        child.stdout.off('data', onData)
+        resolve({ child, url: match[1], output: () => output })
+      }
+    }
+    child.stdout.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`${variant} exited with ${code} before listening:\n${output}`)))
+  })
+}
+
+/**
+ * Resolve when `child` exits: { code, signal }.
+ */
+function exitOf (child) {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve({ code: child.exitCode, signal: child.signalCode })
+  }
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+}
+
+/**
+ * One HTTP request: resolves to { status, headers, body } with the body as
+ * a string. `agent` false (the default) means a fresh connection.
+ */
+function request (url, { method = 'GET', headers = {}, agent = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent }, (res) => {
+      const chunks = []
+      res.on('data', (chunk) => chunks.push(chunk))
+      res.on('end', () => resolve({
+        status: res.statusCode,
+        headers: res.headers,
+        body: Buffer.concat(chunks).toString()
+      }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+module.exports = { VARIANTS, SEED_URL_PATH, drivenClock, startVariant, spawnVariant, exitOf, request }
