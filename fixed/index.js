@@ -5,40 +5,21 @@
 // What changed from fast/: no ETag middleware and no 'after' listener. The
 // route knows which content version and which minute it is serving, so it
 // names the ETag from those two, serializes the body once per change of
-// either, and answers If-None-Match with 304 Not Modified.
+// either (representation.js), and answers If-None-Match with 304.
 
 const restify = require('restify')
-const fastJson = require('fast-json-stringify')
 const { createContentSource } = require('../util/content')
 const { createMinuteClock } = require('../util/clock')
 const { ifNoneMatchMatches } = require('../util/if-none-match')
 const { launch } = require('../util/launch')
-
-const serializeSeed = fastJson({
-  type: 'object',
-  properties: {
-    data: { type: 'string' },
-    url: { type: 'string' },
-    ts: { type: 'integer' }
-  },
-  required: ['data', 'url', 'ts']
-})
-
-const CACHE_CONTROL = 'public, max-age=120'
+const { createRepresentations } = require('./representation')
 
 function createServer ({ source = createContentSource(), timestamp = createMinuteClock() } = {}) {
-  const server = restify.createServer()
-  let current = null
-
-  // The representation for this content, URL and minute: built once, then
-  // reused by every request until one of the three changes.
-  function representationOf (content, version, url) {
-    const ts = timestamp()
-    if (current === null || current.version !== version || current.ts !== ts || current.url !== url) {
-      current = buildRepresentation({ content, version, url, ts })
-    }
-    return current
-  }
+  // An empty name: restify then skips setting a `Server` header on every
+  // response, which also lets writeHead() take Node's fast path (headers
+  // passed in one object, none set before).
+  const server = restify.createServer({ name: '' })
+  const representationOf = createRepresentations(timestamp)
 
   function serveSeed (req, res, next) {
     source.fetchContent(req.url, (err, content, version) => {
@@ -60,33 +41,6 @@ function createServer ({ source = createContentSource(), timestamp = createMinut
   // restify answers 405 to HEAD on a GET-only route; HEAD must work like GET.
   server.head('/seed/v1', serveSeed)
   return server
-}
-
-function buildRepresentation ({ content, version, url, ts }) {
-  const body = Buffer.from(serializeSeed({ data: content, url, ts }))
-  // The content's version and the minute are all the body depends on for
-  // this URL (the only one the content source serves), so together they
-  // name it: the tag changes exactly when the bytes do, with no hashing.
-  const etag = `"${version}.${ts.toString(36)}"`
-  // Shared by every response until the representation changes. A 304
-  // carries the same validators and caching headers a 200 would.
-  return {
-    version,
-    url,
-    ts,
-    etag,
-    body,
-    headers: {
-      'Cache-Control': CACHE_CONTROL,
-      'Content-Type': 'application/json',
-      'Content-Length': body.length,
-      ETag: etag
-    },
-    notModifiedHeaders: {
-      'Cache-Control': CACHE_CONTROL,
-      ETag: etag
-    }
-  }
 }
 
 module.exports = createServer

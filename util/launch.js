@@ -13,16 +13,18 @@ const DEFAULT_HOST = '127.0.0.1'
 const SHUTDOWN_GRACE_MS = 5000
 
 /**
- * Launch the server built by `createServer` for the variant in `variantDir`.
+ * Launch the server that `createServer` builds (or resolves to): a restify
+ * server or a plain http.Server. `location` is the variant's folder or the
+ * reference server's file: its name is what the start-up line prints.
  * Reads PORT (default 3000, 0 for any free port), HOST (default 127.0.0.1)
  * and SEED (makes the content reproducible) from `env`.
- * Returns the listening restify server.
+ * Resolves to the listening server.
  */
-function launch (createServer, variantDir, env = process.env) {
-  const name = path.basename(variantDir)
+async function launch (createServer, location, env = process.env) {
+  const name = path.basename(location, '.js')
   const port = parsePort(env.PORT)
   const host = env.HOST || DEFAULT_HOST
-  const server = createServer({ source: createContentSource({ seed: env.SEED }) })
+  const server = await createServer({ source: createContentSource({ seed: env.SEED }) })
 
   server.on('error', (err) => {
     console.error(`${name}: cannot listen on ${host}:${port}: ${err.message}`)
@@ -60,7 +62,7 @@ function closeGracefullyOnSignals (server, name) {
     }
     closing = true
     console.log(`${name}: ${signal} received, finishing in-flight requests`)
-    const httpServer = server.server
+    const httpServer = server.server || server // restify wraps an http.Server
     // Node keeps a keep-alive connection open after close() until it idles
     // out; end each one as soon as its in-flight response is written instead:
     // answers from now on say `Connection: close`, and connections already

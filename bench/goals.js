@@ -1,0 +1,73 @@
+'use strict'
+
+// What the comparison measures and what it holds each mode to.
+
+/**
+ * The targets, each started in a fresh process through the launcher a user
+ * runs (`node <entry>`). `conditional` targets are loaded with If-None-Match
+ * set to the ETag the server currently sends.
+ */
+const TARGETS = {
+  slow: { entry: 'slow', about: 'the case study as it was: one more after listener per request' },
+  fast: { entry: 'fast', about: 'the one-line fix: one listener, still hashing every body' },
+  fixed: { entry: 'fixed', about: 'route-supplied ETag, body serialized once' },
+  'fixed-304': { entry: 'fixed', conditional: true, about: 'fixed, every request If-None-Match with the current ETag' },
+  'node-http': { entry: 'bench/references/node-http.js', about: 'plain node:http sending what fixed sends: the ceiling' },
+  fastify: { entry: 'bench/references/fastify.js', about: 'fastify 5 + @fastify/etag + response schema: the peer' }
+}
+
+/**
+ * The ratios reported. `metric` is compared per round (median of the pairs);
+ * `better` says which way is good.
+ */
+const RATIOS = [
+  { name: 'fast/slow', of: 'fast', over: 'slow', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'fixed/fast', of: 'fixed', over: 'fast', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'fixed/node-http', of: 'fixed', over: 'node-http', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'fixed-304/node-http', of: 'fixed-304', over: 'node-http', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'fixed/fastify', of: 'fixed', over: 'fastify', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'cpu fixed/node-http', of: 'fixed', over: 'node-http', metric: 'cpuMicrosPerRequest', better: 'lower' }
+]
+
+const FULL_GOALS = {
+  'fast/slow': 200,
+  'fixed/fast': 3,
+  'fixed/node-http': 0.85,
+  'fixed-304/node-http': 1.0,
+  'fixed/fastify': 2,
+  'cpu fixed/node-http': 1.25
+}
+
+/**
+ * Per mode: the protocol defaults, the ratio goals, the targets that must
+ * see no errors (and no timeouts), and whether falling short fails the run.
+ */
+const MODES = {
+  start: {
+    protocol: { targets: Object.keys(TARGETS), connections: 100, warmup: 2, duration: 5, rounds: 2 },
+    goals: FULL_GOALS,
+    errorFree: ['fast', 'fixed', 'fixed-304'],
+    timeoutFree: ['fast', 'fixed', 'fixed-304'],
+    enforce: false
+  },
+  full: {
+    protocol: { targets: Object.keys(TARGETS), connections: 100, warmup: 3, duration: 10, rounds: 3 },
+    goals: FULL_GOALS,
+    errorFree: ['fast', 'fixed', 'fixed-304'],
+    timeoutFree: ['fast', 'fixed', 'fixed-304'],
+    enforce: true
+  },
+  ci: {
+    protocol: { targets: ['slow', 'fast', 'fixed', 'fixed-304'], connections: 100, warmup: 2, duration: 4, rounds: 2 },
+    goals: { 'fast/slow': 50, 'fixed/fast': 2 },
+    errorFree: ['fast', 'fixed', 'fixed-304'],
+    timeoutFree: [],
+    enforce: true
+  }
+}
+
+// The conditional target's ETag must hold for the whole run: fixed's minute
+// clock starts with the process, so warm-up plus duration stays under this.
+const MAX_CONDITIONAL_SECONDS = 55
+
+module.exports = { TARGETS, RATIOS, MODES, MAX_CONDITIONAL_SECONDS }

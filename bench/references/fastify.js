@@ -1,0 +1,49 @@
+'use strict'
+
+// The peer a user might pick instead: fastify 5 serving the same resource
+// the usual way, with a response schema (fast-json-stringify under the hood)
+// and @fastify/etag, which hashes every body it sends.
+// `node bench/references/fastify` starts it.
+
+const http = require('node:http')
+const Fastify = require('fastify')
+const fastifyEtag = require('@fastify/etag')
+const { createContentSource } = require('../../util/content')
+const { createMinuteClock } = require('../../util/clock')
+const { launch } = require('../../util/launch')
+
+const seedSchema = {
+  response: {
+    200: {
+      type: 'object',
+      properties: {
+        data: { type: 'string' },
+        url: { type: 'string' },
+        ts: { type: 'integer' }
+      },
+      required: ['data', 'url', 'ts']
+    }
+  }
+}
+
+async function createServer ({ source = createContentSource(), timestamp = createMinuteClock() } = {}) {
+  // serverFactory hands back the http.Server, so the shared launcher can
+  // listen and close it like any other target.
+  let server
+  const app = Fastify({ serverFactory: (handler) => { server = http.createServer(handler); return server } })
+  await app.register(fastifyEtag)
+  app.get('/seed/v1', { schema: seedSchema }, (req, reply) => {
+    source.fetchContent(req.url, (err, content) => {
+      if (err) return reply.send(err)
+      reply.header('Cache-Control', 'public, max-age=120')
+      reply.send({ data: content, url: req.url, ts: timestamp() })
+    })
+    return reply
+  })
+  await app.ready()
+  return server
+}
+
+module.exports = createServer
+
+if (require.main === module) launch(createServer, __filename)

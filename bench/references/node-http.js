@@ -1,0 +1,31 @@
+'use strict'
+
+// The ceiling: plain node:http serving what fixed serves, from the same
+// content source, with the same cached representation, minus restify.
+// `node bench/references/node-http` starts it.
+
+const http = require('node:http')
+const { createContentSource } = require('../../util/content')
+const { createMinuteClock } = require('../../util/clock')
+const { launch } = require('../../util/launch')
+const { createRepresentations } = require('../../fixed/representation')
+
+function createServer ({ source = createContentSource(), timestamp = createMinuteClock() } = {}) {
+  const representationOf = createRepresentations(timestamp)
+  return http.createServer((req, res) => {
+    source.fetchContent(req.url, (err, content, version) => {
+      if (err) {
+        res.writeHead(err.statusCode, { 'Content-Type': 'application/json' })
+        res.end(JSON.stringify(err))
+        return
+      }
+      const representation = representationOf(content, version, req.url)
+      res.writeHead(200, representation.headers)
+      res.end(representation.body)
+    })
+  })
+}
+
+module.exports = createServer
+
+if (require.main === module) launch(createServer, __filename)
