@@ -55,7 +55,9 @@ function load (url, headers, connections, duration, progressLabel) {
       if (err) reject(err)
       else resolve({ result, perSecond })
     })
-    instance.on('tick', ({ counter }) => perSecond.push(counter))
+    // autocannon ticks once a second, plus once more when it stops: keep the
+    // whole seconds only.
+    instance.on('tick', ({ counter }) => { if (perSecond.length < Math.max(1, Math.floor(duration))) perSecond.push(counter) })
     if (progressLabel) {
       autocannon.track(instance, {
         renderProgressBar: true,
@@ -120,4 +122,4 @@ function describeMachine () {
   }
 }
 
-module.exports = { runComparison }
+module.exports = { runComparison, describeMachine }

@@ -1,0 +1,123 @@
+'use strict'
+
+// The printing half of the benchmark: the protocol, the table, the ratios
+// and the per-second chart for a terminal, and the same as Markdown.
+
+const BARS = '▁▂▃▄▅▆▇█'
+
+const COLUMNS = [
+  { title: 'target', value: (s) => s.target, align: 'left' },
+  { title: 'req/s', value: (s) => integer(s.requestsPerSecond) },
+  { title: 'p50 ms', value: (s) => decimal(s.latencyP50) },
+  { title: 'p97.5 ms', value: (s) => decimal(s.latencyP975) },
+  { title: 'p99 ms', value: (s) => decimal(s.latencyP99) },
+  { title: 'MB/s', value: (s) => decimal(s.bytesPerSecond / 1e6) },
+  { title: '2xx', value: (s) => integer(s.status2xx) },
+  { title: '304', value: (s) => integer(s.status304) },
+  { title: 'other', value: (s) => integer(s.statusOther) },
+  { title: 'errors', value: (s) => integer(s.errors) },
+  { title: 'timeouts', value: (s) => integer(s.timeouts) },
+  { title: 'peak RSS MB', value: (s) => decimal(s.peakRssBytes / 2 ** 20) },
+  { title: 'CPU µs/req', value: (s) => decimal(s.cpuMicrosPerRequest) }
+]
+
+/**
+ * The protocol and machine, as printed at the top of a run.
+ */
+function renderProtocol ({ mode, protocol, machine }) {
+  return [
+    `Protocol (${mode}): ${protocol.targets.join(', ')}`,
+    `  each target in a fresh process on 127.0.0.1; autocannon -c ${protocol.connections}, ` +
+      `${protocol.warmup} s warm-up then ${protocol.duration} s measured, ${protocol.rounds} round(s), ` +
+      'order reversed every other round',
+    '  figures are medians over rounds; ratios are medians of the rounds\' pairs',
+    `Machine: ${machine.cores} x ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}`
+  ].join('\n')
+}
+
+/**
+ * The summary table for a terminal: one row per target, medians over rounds.
+ */
+function renderTable (summaries) {
+  const rows = [COLUMNS.map((c) => c.title), ...summaries.map((s) => COLUMNS.map((c) => c.value(s)))]
+  const widths = COLUMNS.map((_, i) => Math.max(...rows.map((row) => row[i].length)))
+  const line = (row) => row.map((cell, i) => COLUMNS[i].align === 'left' ? cell.padEnd(widths[i]) : cell.padStart(widths[i])).join('  ')
+  return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n')
+}
+
+/**
+ * The ratios with their goals and verdicts, and the baseline comparison.
+ */
+function renderRatios (ratios, baseline = []) {
+  const lines = ratios.map((r) => {
+    const goal = r.goal === null ? '' : `goal ${r.better === 'lower' ? '<=' : '>='} ${r.goal}`
+    const verdict = r.holds === null ? '' : r.holds ? 'holds' : 'SHORT'
+    const pairs = r.pairs.length > 1 ? `(pairs: ${r.pairs.map((p) => ratioText(p)).join(', ')})` : ''
+    return `  ${r.name.padEnd(20)} ${ratioText(r.value).padStart(8)}  ${goal.padEnd(12)} ${verdict.padEnd(5)} ${pairs}`.trimEnd()
+  })
+  for (const b of baseline) {
+    const change = `${b.change >= 0 ? '+' : ''}${(b.change * 100).toFixed(1)} %`
+    lines.push(`  baseline ${b.name.padEnd(20)} ${ratioText(b.baseline)} -> ${ratioText(b.value)} (${change}) ${b.holds ? 'holds' : 'WORSE'}`)
+  }
+  return ['Ratios (throughput unless marked cpu):', ...lines].join('\n')
+}
+
+/**
+ * Responses per second over each target's first round, one bar per second,
+ * each row scaled to its own peak (so a decay shows whatever the level); a
+ * second without a response is blank.
+ */
+function renderChart (runs, targets) {
+  const lines = ['Responses per second, first round (each row scaled to its own peak):']
+  const width = Math.max(...targets.map((t) => t.length))
+  for (const target of targets) {
+    const run = runs.find((r) => r.target === target)
+    if (!run || run.perSecond.length === 0) continue
+    const peak = Math.max(...run.perSecond)
+    const bars = run.perSecond.map((n) => n === 0 ? ' ' : BARS[Math.floor(n / peak * (BARS.length - 1))]).join('')
+    const first = run.perSecond[0]
+    const last = run.perSecond[run.perSecond.length - 1]
+    lines.push(`  ${target.padEnd(width)}  ${bars}  ${integer(first)} -> ${integer(last)} /s`)
+  }
+  return lines.join('\n')
+}
+
+/**
+ * The protocol, table and ratios as Markdown, for a CI summary or the README.
+ */
+function renderMarkdown ({ mode, protocol, machine, summaries, ratios }) {
+  const header = `| ${COLUMNS.map((c) => c.title).join(' | ')} |`
+  const rule = `|${COLUMNS.map((c) => c.align === 'left' ? '---' : '---:').join('|')}|`
+  const rows = summaries.map((s) => `| ${COLUMNS.map((c) => c.value(s)).join(' | ')} |`)
+  const ratioRows = ratios.map((r) => `| ${r.name} | ${ratioText(r.value)} | ` +
+    `${r.goal === null ? '' : `${r.better === 'lower' ? '≤' : '≥'} ${r.goal}`} | ` +
+    `${r.holds === null ? '' : r.holds ? 'holds' : '**short**'} | ${r.pairs.map(ratioText).join(', ')} |`)
+  return [
+    `Mode \`${mode}\`: autocannon -c ${protocol.connections}, ${protocol.warmup} s warm-up, ` +
+      `${protocol.duration} s measured, ${protocol.rounds} round(s); ` +
+      `${machine.cores} x ${machine.cpuModel}, Node ${machine.node}.`,
+    '',
+    header, rule, ...rows,
+    '',
+    '| ratio | value | goal | verdict | pairs |',
+    '|---|---:|---|---|---|',
+    ...ratioRows,
+    ''
+  ].join('\n')
+}
+
+function integer (n) {
+  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a'
+}
+
+function decimal (n) {
+  if (!Number.isFinite(n)) return 'n/a'
+  return n >= 100 ? integer(n) : n.toFixed(n >= 10 ? 1 : 2)
+}
+
+function ratioText (n) {
+  if (!Number.isFinite(n)) return 'n/a'
+  return n >= 10 ? n.toFixed(0) : n.toFixed(2)
+}
+
+module.exports = { renderProtocol, renderTable, renderRatios, renderChart, renderMarkdown }

@@ -1,0 +1,68 @@
+'use strict'
+
+// The benchmark's rendering: what a terminal and a CI summary show.
+
+const t = require('tap')
+const { renderTable, renderRatios, renderChart, renderMarkdown } = require('../bench/report')
+
+const summary = {
+  target: 'fixed',
+  requestsPerSecond: 31234.4,
+  latencyP50: 2,
+  latencyP975: 5,
+  latencyP99: 7,
+  bytesPerSecond: 314e6,
+  status2xx: 312344,
+  status304: 0,
+  statusOther: 0,
+  errors: 0,
+  timeouts: 0,
+  peakRssBytes: 90 * 2 ** 20,
+  cpuMicrosPerRequest: 14.25
+}
+const ratios = [
+  { name: 'fixed/fast', better: 'higher', value: 3.9, pairs: [3.8, 3.9, 4.1], goal: 3, holds: true },
+  { name: 'cpu fixed/node-http', better: 'lower', value: 1.31, pairs: [1.31], goal: 1.25, holds: false },
+  { name: 'fast/slow', better: 'higher', value: 215.4, pairs: [215.4], goal: null, holds: null }
+]
+
+t.test('renderTable: one aligned row per target', async (t) => {
+  const lines = renderTable([summary, { ...summary, target: 'node-http', cpuMicrosPerRequest: null }]).split('\n')
+  t.equal(lines.length, 4, 'header, rule, two rows')
+  t.match(lines[2], /^fixed\s+31,234\s+2\.00\s+5\.00\s+7\.00\s+314\s+312,344\s+0\s+0\s+0\s+0\s+90\.0\s+14\.3$/)
+  t.match(lines[3], /n\/a$/, 'a missing figure reads n/a')
+  t.equal(new Set(lines.map((line) => line.length)).size, 1, 'columns aligned')
+})
+
+t.test('renderRatios: value, goal and verdict', async (t) => {
+  const text = renderRatios(ratios, [{ name: 'fixed/fast', value: 3.9, baseline: 4.2, change: -0.0714, holds: true }])
+  t.match(text, /fixed\/fast\s+3\.90\s+goal >= 3\s+holds\s+\(pairs: 3\.80, 3\.90, 4\.10\)/)
+  t.match(text, /cpu fixed\/node-http\s+1\.31\s+goal <= 1\.25\s+SHORT/)
+  t.match(text, /fast\/slow\s+215$/m, 'no goal: no verdict')
+  t.match(text, /baseline fixed\/fast\s+4\.20 -> 3\.90 \(-7\.1 %\) holds/)
+})
+
+t.test('renderChart: a bar per second, scaled to the row peak', async (t) => {
+  const text = renderChart([
+    { target: 'slow', perSecond: [80, 60, 40, 20] },
+    { target: 'fixed', perSecond: [100, 100, 100, 100] }
+  ], ['slow', 'fixed', 'fast'])
+  t.match(text, /slow\s+█▆▄▂\s+80 -> 20 \/s/)
+  t.match(text, /fixed\s+████\s+100 -> 100 \/s/)
+  t.notMatch(text, /fast/, 'a target not run has no row')
+})
+
+t.test('renderMarkdown: the protocol, the table and the ratios', async (t) => {
+  const md = renderMarkdown({
+    mode: 'full',
+    protocol: { connections: 100, warmup: 3, duration: 10, rounds: 3 },
+    machine: { cores: 2, cpuModel: 'Test CPU', node: 'v20.20.2' },
+    summaries: [summary],
+    ratios
+  })
+  t.match(md, /^Mode `full`: autocannon -c 100, 3 s warm-up, 10 s measured, 3 round\(s\); 2 x Test CPU, Node v20\.20\.2\./)
+  t.match(md, /\n\| target \| req\/s \|.*\| CPU µs\/req \|\n\|---\|---:\|/)
+  t.match(md, /\n\| fixed \| 31,234 \| 2\.00 \|/)
+  t.match(md, /\n\| cpu fixed\/node-http \| 1\.31 \| ≤ 1\.25 \| \*\*short\*\* \| 1\.31 \|/)
+  t.match(md, /\n\| fixed\/fast \| 3\.90 \| ≥ 3 \| holds \| 3\.80, 3\.90, 4\.10 \|/)
+})

@@ -1,0 +1,83 @@
+'use strict'
+
+// The benchmark end to end, short: real targets, real autocannon load.
+// It checks what the command reports and how it exits, not how fast
+// anything is (that is the benchmark's own job).
+
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { main } = require('../bench')
+
+const ROOT = path.join(__dirname, '..')
+
+function capture () {
+  let text = ''
+  return { write (chunk) { text += chunk }, text: () => text }
+}
+
+async function bench (argv) {
+  const stdout = capture()
+  const stderr = capture()
+  const code = await main(argv, { stdout, stderr })
+  return { code, stdout: stdout.text(), stderr: stderr.text() }
+}
+
+const SHORT = ['--warmup', '0.5', '--duration', '1', '--rounds', '1', '--connections', '10']
+
+t.test('fixed and fixed-304: a short run reports, writes JSON and Markdown, and passes its checks', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const json = path.join(dir, 'result.json')
+  const markdown = path.join(dir, 'result.md')
+  const { code, stdout, stderr } = await bench(['--mode', 'ci', '--targets', 'fixed,fixed-304', ...SHORT,
+    '--json', json, '--markdown', markdown])
+  t.equal(code, 0, stderr)
+  t.match(stdout, /Protocol \(ci\): fixed, fixed-304/)
+  t.match(stdout, /round 1\/1 {2}fixed-304/)
+  t.match(stdout, /bench: every goal holds/)
+
+  const result = JSON.parse(fs.readFileSync(json, 'utf8'))
+  t.same(result.protocol, { targets: ['fixed', 'fixed-304'], connections: 10, warmup: 0.5, duration: 1, rounds: 1 })
+  t.equal(result.machine.node, process.version)
+  t.ok(result.machine.cores >= 1 && result.machine.cpuModel, 'the machine is described')
+  const [fixed, fixed304] = result.runs
+  t.ok(fixed.status2xx > 0, 'fixed answered 200s')
+  t.equal(fixed.status304, 0)
+  t.ok(fixed304.status304 > 0, 'fixed-304 answered 304s')
+  t.equal(fixed304.status2xx, 0, 'and nothing else')
+  t.ok(fixed.cpuMicrosPerRequest > 0, 'the server CPU time per request was read')
+  t.ok(fixed.peakRssBytes > 10 * 2 ** 20, 'and its peak RSS')
+  t.equal(fixed.perSecond.length, 1, 'one second measured, one sample')
+  t.match(fs.readFileSync(markdown, 'utf8'), /\n\| fixed-304 \| [\d,]+ \|/)
+})
+
+t.test('a ratio that fell against the baseline fails the run, naming the ratio', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const baseline = path.join(dir, 'baseline.json')
+  // An earlier result in which fixed was 100 times the ceiling: no run today can hold that.
+  fs.writeFileSync(baseline, JSON.stringify({ ratios: [{ name: 'fixed/node-http', value: 100 }] }))
+  const { code, stdout, stderr } = await bench(['--mode', 'start', '--targets', 'fixed,node-http', ...SHORT,
+    '--baseline', baseline])
+  t.equal(code, 1)
+  t.match(stdout, /baseline fixed\/node-http\s+100 -> [\d.]+ \(-\d+\.\d %\) WORSE/)
+  t.match(stderr, /bench: FAILED\n {2}- fixed\/node-http moved -\d+\.\d % from the baseline's 100\.00 \(tolerance 25 %\)/)
+})
+
+t.test('node bench: bad options exit 2 with a message, --help exits 0', async (t) => {
+  const bad = spawnSync(process.execPath, ['bench', '--connections', 'lots'], { cwd: ROOT, encoding: 'utf8' })
+  t.equal(bad.status, 2)
+  t.match(bad.stderr, /--connections must be an integer >= 1, got "lots"/)
+  t.equal(bad.stdout, '', 'nothing started')
+
+  const missing = spawnSync(process.execPath, ['bench', '--baseline', '/nonexistent.json'], { cwd: ROOT, encoding: 'utf8' })
+  t.equal(missing.status, 2)
+  t.match(missing.stderr, /cannot read the baseline \/nonexistent\.json/)
+
+  const help = spawnSync(process.execPath, ['bench', '--help'], { cwd: ROOT, encoding: 'utf8' })
+  t.equal(help.status, 0)
+  t.match(help.stdout, /Usage: node bench \[options\]/)
+})
