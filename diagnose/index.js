@@ -1,0 +1,177 @@
+'use strict'
+
+// `node diagnose <tool> <variant>`: a clinic run of one variant under
+// autocannon load, headless, followed by what clinic found, in the terminal.
+//   tools: doctor, flame, bubbleprof, heapprofiler
+// Exit codes: 0 done, 1 clinic failed, 2 bad arguments or clinic missing.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { parseArgs } = require('node:util')
+
+const ROOT = path.join(__dirname, '..')
+// clinic runs from here: its reports and its scratch files (Doctor's
+// node_trace.*.log) stay out of the repo's root.
+const CLINIC_DIR = path.join(ROOT, '.clinic')
+const VARIANTS = ['slow', 'fast', 'fixed']
+const TOOLS = ['doctor', 'flame', 'bubbleprof', 'heapprofiler']
+const DEFAULTS = { connections: 100, duration: 5 }
+// Beyond the load itself, time for clinic to start, collect and analyse.
+const CLINIC_OVERHEAD_SECONDS = 60
+
+const USAGE = `Usage: node diagnose <tool> <variant> [--connections N] [--duration SECONDS]
+
+Runs clinic <tool> on \`node <variant>\` while autocannon loads it
+(-c ${DEFAULTS.connections} for ${DEFAULTS.duration} s by default), without a browser or a terminal.
+The report lands in .clinic/; its path is printed.
+  tools:    ${TOOLS.join(', ')}
+  variants: ${VARIANTS.join(', ')}
+After doctor, its verdict is printed; after flame, the hottest frames.
+`
+
+/**
+ * Run clinic `tool` on `variant`. Resolves to { code, error?, report,
+ * dataDir, verdict?, analysis?, frames?, allFrames? }; code 2 when clinic
+ * is not installed, 1 when its run failed.
+ */
+async function diagnose (tool, variant, {
+  connections = DEFAULTS.connections,
+  duration = DEFAULTS.duration,
+  log = console.log,
+  clinicBin = resolveOrNull('clinic/bin.js')
+} = {}) {
+  if (!clinicBin) {
+    return { code: 2, error: 'clinic is not installed: run `npm ci` (it is a dev dependency)' }
+  }
+  const load = [process.execPath, require.resolve('autocannon/autocannon.js'),
+    '-c', connections, '-d', duration, 'http://127.0.0.1:$PORT/seed/v1'].join(' ')
+  const args = [clinicBin, tool, '--open=false', '--dest', '.', '--on-port', load,
+    '--', process.execPath, path.join(ROOT, variant)]
+  fs.mkdirSync(CLINIC_DIR, { recursive: true })
+  removeStaleTraceLogs(log)
+  const timeoutSeconds = duration + CLINIC_OVERHEAD_SECONDS
+  const { code, output, timedOut } = await run(process.execPath, args, {
+    cwd: CLINIC_DIR,
+    // Headless: no telemetry question (clinic would otherwise wait for an
+    // answer, or without a terminal silently do nothing), no update check.
+    env: { ...process.env, NO_INSIGHT: '1', NO_UPDATE_NOTIFIER: '1', PORT: '0' }
+  }, log, timeoutSeconds * 1000)
+  if (timedOut) {
+    return { code: 1, error: `clinic ${tool} did not finish within ${timeoutSeconds} s and was stopped, with the variant it ran` }
+  }
+  const report = /Generated HTML file is (file:\/\/\S+)/.exec(output)
+  if (code !== 0 || !report) return { code: 1, error: `clinic ${tool} failed (exit code ${code})` }
+
+  const reportPath = new URL(report[1]).pathname
+  const result = { code: 0, report: reportPath, dataDir: reportPath.replace(/\.html$/, '') }
+  const analysis = require('./clinic-analysis')
+  if (tool === 'doctor') {
+    result.analysis = await analysis.readDoctorAnalysis(result.dataDir)
+    result.verdict = analysis.describeDoctorVerdict(variant, result.analysis)
+  } else if (tool === 'flame') {
+    result.frames = await analysis.readHottestFrames(result.dataDir)
+    result.allFrames = await analysis.readHottestFrames(result.dataDir, { showAll: true })
+  }
+  return result
+}
+
+// Run a command, echoing and collecting its output. After `timeoutMs` the
+// command's whole process group (clinic and the server it started) is killed.
+function run (command, args, options, log, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      process.kill(-child.pid, 'SIGKILL')
+    }, timeoutMs)
+    const relay = (chunk) => {
+      output += chunk
+      log(String(chunk).replace(/\n$/, ''))
+    }
+    child.stdout.on('data', relay)
+    child.stderr.on('data', relay)
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, output, timedOut })
+    })
+  })
+}
+
+// Doctor refuses to start beside trace logs an interrupted run left behind.
+function removeStaleTraceLogs (log) {
+  for (const file of fs.readdirSync(CLINIC_DIR).filter((name) => /^node_trace\.\d+\.log$/.test(name))) {
+    log(`removing ${file}, left in .clinic/ by an interrupted clinic run`)
+    fs.rmSync(path.join(CLINIC_DIR, file))
+  }
+}
+
+function formatFrames (title, frames) {
+  return [title, ...frames.map((f) =>
+    `  ${(f.share * 100).toFixed(1).padStart(5)} %  ${f.functionName}  ${f.location}${f.own ? '   <- this repo' : ''}`)].join('\n')
+}
+
+function resolveOrNull (id) {
+  try {
+    return require.resolve(id)
+  } catch {
+    return null
+  }
+}
+
+function parseCommandLine (argv) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      connections: { type: 'string', default: String(DEFAULTS.connections) },
+      duration: { type: 'string', default: String(DEFAULTS.duration) },
+      help: { type: 'boolean', default: false }
+    }
+  })
+  if (values.help) return { help: true }
+  const [tool, variant, ...rest] = positionals
+  if (!TOOLS.includes(tool)) throw new Error(`unknown tool "${tool ?? ''}": choose from ${TOOLS.join(', ')}`)
+  if (!VARIANTS.includes(variant)) throw new Error(`unknown variant "${variant ?? ''}": choose from ${VARIANTS.join(', ')}`)
+  if (rest.length > 0) throw new Error(`unexpected argument "${rest[0]}"`)
+  const connections = Number(values.connections)
+  const duration = Number(values.duration)
+  if (!Number.isInteger(connections) || connections < 1) throw new Error(`--connections must be an integer >= 1, got "${values.connections}"`)
+  if (!Number.isFinite(duration) || duration < 1) throw new Error(`--duration must be a number >= 1, got "${values.duration}"`)
+  return { tool, variant, connections, duration }
+}
+
+async function main (argv) {
+  let command
+  try {
+    command = parseCommandLine(argv)
+  } catch (err) {
+    console.error(`diagnose: ${err.message}\n\n${USAGE}`)
+    return 2
+  }
+  if (command.help) {
+    console.log(USAGE)
+    return 0
+  }
+  const result = await diagnose(command.tool, command.variant, command)
+  if (result.code !== 0) {
+    console.error(`diagnose: ${result.error}`)
+    return result.code
+  }
+  console.log(`\nReport: ${path.relative(process.cwd(), result.report)}`)
+  if (result.verdict) console.log(`Doctor: ${result.verdict}`)
+  if (result.frames) {
+    console.log(formatFrames('\nHottest frames by self time (Flame\'s default view: V8 and C++ frames folded into their callers):', result.frames))
+    console.log(formatFrames('\nWith V8 and C++ frames shown:', result.allFrames))
+  }
+  return 0
+}
+
+module.exports = { diagnose, formatFrames, TOOLS, VARIANTS }
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code })
+}

@@ -1,0 +1,119 @@
+'use strict'
+
+// `npm run trace-leak`: the case study's debugging step, without editing the
+// repo. A copy of slow/ (with util/) goes to .clinic/trace-leak/ with the
+// line that sets defaultMaxListeners to Infinity removed; it runs with
+// --trace-warnings under light load until Node prints the
+// MaxListenersExceededWarning with its stack, which names the function that
+// adds the listener.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const http = require('node:http')
+const { spawn } = require('node:child_process')
+
+const ROOT = path.join(__dirname, '..')
+const WORKDIR = path.join(ROOT, '.clinic', 'trace-leak')
+const HIDING_LINE = /^require\('node:events'\)\.defaultMaxListeners = Infinity\n/m
+const REQUESTS = 15 // Node warns at the 11th listener
+const TIMEOUT_MS = 20000
+
+/**
+ * Copy slow/ without the line that hides the warning. Returns that line.
+ */
+function prepareCopy () {
+  fs.rmSync(WORKDIR, { recursive: true, force: true })
+  for (const dir of ['slow', 'util']) fs.cpSync(path.join(ROOT, dir), path.join(WORKDIR, dir), { recursive: true })
+  const etagFile = path.join(WORKDIR, 'slow', 'etag.js')
+  const source = fs.readFileSync(etagFile, 'utf8')
+  const match = HIDING_LINE.exec(source)
+  if (!match) throw new Error('slow/etag.js no longer sets defaultMaxListeners = Infinity: nothing to remove')
+  // Blanked rather than deleted, so the stack's line numbers match slow/.
+  fs.writeFileSync(etagFile, source.replace(HIDING_LINE, '// (removed by npm run trace-leak)\n'))
+  return match[0].trim()
+}
+
+/**
+ * Run the copy with --trace-warnings, send REQUESTS requests one after the
+ * other, and resolve to { removed, warning } where `warning` is the text
+ * Node printed for the MaxListenersExceededWarning (with its stack), or null.
+ */
+async function traceLeak ({ log = () => {} } = {}) {
+  const removed = prepareCopy()
+  const child = spawn(process.execPath, ['--trace-warnings', path.join(WORKDIR, 'slow')], {
+    cwd: ROOT,
+    // node_modules resolves from the repo root, two levels up from the copy.
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk) => { stdout += chunk })
+  child.stderr.on('data', (chunk) => { stderr += chunk })
+  const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS)
+  try {
+    const url = await waitFor(() => (/listening on (http:\/\/\S+)/.exec(stdout) || [])[1], child)
+    log(`slow (copy without "${removed}") listening on ${url}`)
+    for (let i = 1; i <= REQUESTS; i++) await get(url)
+    log(`sent ${REQUESTS} requests, one at a time`)
+    const warning = await waitFor(() => extractWarning(stderr), child, 2000).catch(() => null)
+    return { removed, warning }
+  } finally {
+    clearTimeout(timer)
+    child.kill('SIGTERM')
+  }
+}
+
+// The warning line and the stack lines under it.
+function extractWarning (stderr) {
+  const lines = stderr.split('\n')
+  const start = lines.findIndex((line) => line.includes('MaxListenersExceededWarning'))
+  if (start === -1) return null
+  const stack = []
+  for (const line of lines.slice(start + 1)) {
+    if (!/^\s+at /.test(line)) break
+    stack.push(line)
+  }
+  if (stack.length === 0) return null // the stack is still being written
+  return [lines[start], ...stack].join('\n')
+}
+
+function waitFor (check, child, timeoutMs = TIMEOUT_MS) {
+  return new Promise((resolve, reject) => {
+    const started = Date.now()
+    const poll = setInterval(() => {
+      const value = check()
+      if (value) {
+        clearInterval(poll)
+        resolve(value)
+      } else if (child.exitCode !== null || child.signalCode !== null || Date.now() - started > timeoutMs) {
+        clearInterval(poll)
+        reject(new Error('gave up waiting'))
+      }
+    }, 20)
+  })
+}
+
+function get (url) {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent: false }, (res) => res.resume().on('end', resolve)).on('error', reject)
+  })
+}
+
+module.exports = { traceLeak }
+
+if (require.main === module) {
+  traceLeak({ log: console.log }).then(({ removed, warning }) => {
+    if (!warning) {
+      console.error('trace-leak: no MaxListenersExceededWarning was printed')
+      process.exitCode = 1
+      return
+    }
+    console.log(`\nWith "${removed}" removed, Node says:\n\n${warning}\n`)
+    const adder = /at (attachAfterEvent) \((.*)\)/.exec(warning)
+    if (adder) console.log(`The listener is added by ${adder[1]}, ${path.relative(WORKDIR, adder[2])}.`)
+  }, (err) => {
+    console.error(`trace-leak: ${err.message}`)
+    process.exitCode = 1
+  })
+}

@@ -1,0 +1,72 @@
+'use strict'
+
+// The case study's diagnosis, reproduced with real clinic runs under real
+// load: `npm run test:clinic`. Slow, so kept out of `npm test`.
+//
+// Run with plain `node`, not the tap runner: the runner hooks every child
+// process (it adds its module loader to NODE_OPTIONS of each spawn), and the
+// servers clinic instruments do not survive that.
+
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { diagnose } = require('../../diagnose')
+const { traceLeak } = require('../../diagnose/trace-leak')
+
+const ROOT = path.join(__dirname, '..', '..')
+const quiet = () => {}
+t.setTimeout(5 * 60 * 1000) // five clinic runs of about ten seconds each, with room
+const options = { duration: 5, log: quiet }
+
+t.test('doctor on slow reports the event-loop issue', async (t) => {
+  const result = await diagnose('doctor', 'slow', options)
+  t.equal(result.code, 0, result.error)
+  t.ok(fs.existsSync(result.report), 'the HTML report exists')
+  t.equal(result.analysis.issueCategory, 'event-loop')
+  t.match(result.verdict, /^slow: event-loop issue detected \(flagged: .*delay/)
+})
+
+t.test('doctor on fixed reports no issue', async (t) => {
+  const result = await diagnose('doctor', 'fixed', options)
+  t.equal(result.code, 0, result.error)
+  t.equal(result.analysis.issueCategory, 'none', JSON.stringify(result.analysis.issues))
+  t.equal(result.verdict, 'fixed: no issue detected')
+})
+
+t.test("flame on slow puts the ETag middleware's after listener on top", async (t) => {
+  const result = await diagnose('flame', 'slow', options)
+  t.equal(result.code, 0, result.error)
+  const [hottest] = result.frames
+  t.match(hottest.location, /^slow\/etag\.js:\d+$/, 'the hottest frame is in slow/etag.js')
+  const line = Number(hottest.location.split(':')[1])
+  const source = fs.readFileSync(path.join(ROOT, 'slow', 'etag.js'), 'utf8').split('\n')[line - 1]
+  t.match(source, /server\.on\('after'/, `and it is the after listener: ${source.trim()}`)
+  t.ok(hottest.share > 0.3, `with a large share of the samples (${(hottest.share * 100).toFixed(1)} %)`)
+})
+
+t.test('flame on fixed: none of the hottest frames is this repo\'s code', async (t) => {
+  const result = await diagnose('flame', 'fixed', options)
+  t.equal(result.code, 0, result.error)
+  t.equal(result.frames.length, 8)
+  t.same(result.frames.filter((frame) => frame.own), [], 'no own frame among the 8 hottest')
+})
+
+t.test('trace-leak shows the warning with the function that adds the listener', async (t) => {
+  const { removed, warning } = await traceLeak()
+  t.equal(removed, "require('node:events').defaultMaxListeners = Infinity")
+  t.match(warning, /MaxListenersExceededWarning: Possible EventEmitter memory leak detected\. 11 after listeners added to \[Server\]/)
+  t.match(warning, /\n\s+at attachAfterEvent \(.*[/\\]slow[/\\]etag\.js:\d+:\d+\)/)
+})
+
+t.test('bad arguments and a missing clinic get a clear message and a non-zero exit', async (t) => {
+  const bad = spawnSync(process.execPath, ['diagnose', 'doctor', 'slowest'], { cwd: ROOT, encoding: 'utf8' })
+  t.equal(bad.status, 2)
+  t.match(bad.stderr, /unknown variant "slowest": choose from slow, fast, fixed/)
+  const badTool = spawnSync(process.execPath, ['diagnose', 'xray', 'slow'], { cwd: ROOT, encoding: 'utf8' })
+  t.equal(badTool.status, 2)
+  t.match(badTool.stderr, /unknown tool "xray"/)
+  const missing = await diagnose('doctor', 'slow', { ...options, clinicBin: null })
+  t.equal(missing.code, 2)
+  t.match(missing.error, /clinic is not installed: run `npm ci`/)
+})
