@@ -76,7 +76,7 @@ async function readHottestFrames (dataDir, { top = 8, showAll = false } = {}) {
     total += node.onStackTop.base
     if (node.onStackTop.asViewed === 0 || node.id === 0) return
     const own = isOwnCode(node.fullFileName)
-    const file = own ? path.relative(ROOT, node.fullFileName) : node.fileName
+    const file = isInside(ROOT, node.fullFileName) ? path.relative(ROOT, node.fullFileName) : node.fileName
     const location = file ? `${file}:${node.lineNumber}` : `[${node.type}]`
     const key = `${node.functionName} ${location}`
     const frame = byFrame.get(key) || { functionName: node.functionName || '(anonymous)', location, samples: 0, own }
@@ -91,9 +91,11 @@ async function readHottestFrames (dataDir, { top = 8, showAll = false } = {}) {
 
 // This repository's own code: a file under its root, outside node_modules.
 function isOwnCode (file) {
-  if (!file || !path.isAbsolute(file)) return false
-  const relative = path.relative(ROOT, file)
-  return !relative.startsWith('..') && !relative.split(path.sep).includes('node_modules')
+  return isInside(ROOT, file) && !path.relative(ROOT, file).split(path.sep).includes('node_modules')
+}
+
+function isInside (dir, file) {
+  return Boolean(file) && path.isAbsolute(file) && !path.relative(dir, file).startsWith('..')
 }
 
 module.exports = { readDoctorAnalysis, describeDoctorVerdict, readHottestFrames }
