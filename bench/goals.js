@@ -9,6 +9,11 @@
  */
 const TARGETS = {
   slow: { entry: 'slow', about: 'the case study as it was: one more after listener per request' },
+  'slow-protected': {
+    entry: 'slow',
+    env: { OVERLOAD_MAX_DELAY_MS: '100' },
+    about: 'slow with overload protection: 503 while the event loop lags > 100 ms'
+  },
   fast: { entry: 'fast', about: 'the one-line fix: one listener, still hashing every body' },
   fixed: { entry: 'fixed', about: 'route-supplied ETag, body serialized once' },
   'fixed-304': { entry: 'fixed', conditional: true, about: 'fixed, every request If-None-Match with the current ETag' },
@@ -26,7 +31,8 @@ const RATIOS = [
   { name: 'fixed/node-http', of: 'fixed', over: 'node-http', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'fixed-304/node-http', of: 'fixed-304', over: 'node-http', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'fixed/fastify', of: 'fixed', over: 'fastify', metric: 'requestsPerSecond', better: 'higher' },
-  { name: 'cpu fixed/node-http', of: 'fixed', over: 'node-http', metric: 'cpuMicrosPerRequest', better: 'lower' }
+  { name: 'cpu fixed/node-http', of: 'fixed', over: 'node-http', metric: 'cpuMicrosPerRequest', better: 'lower' },
+  { name: 'p99 slow/slow-protected', of: 'slow', over: 'slow-protected', metric: 'latencyP99', better: 'higher' }
 ]
 
 const FULL_GOALS = {
@@ -35,26 +41,30 @@ const FULL_GOALS = {
   'fixed/node-http': 0.85,
   'fixed-304/node-http': 1.0,
   'fixed/fastify': 2,
-  'cpu fixed/node-http': 1.25
+  'cpu fixed/node-http': 1.25,
+  'p99 slow/slow-protected': 2
 }
 
 /**
  * Per mode: the protocol defaults, the ratio goals, the targets that must
- * see no errors (and no timeouts), and whether falling short fails the run.
+ * see no errors (and no timeouts), those that must shed load with 503s, and
+ * whether falling short fails the run.
  */
 const MODES = {
   start: {
     protocol: { targets: Object.keys(TARGETS), connections: 100, warmup: 2, duration: 5, rounds: 2 },
     goals: FULL_GOALS,
     errorFree: ['fast', 'fixed', 'fixed-304'],
-    timeoutFree: ['fast', 'fixed', 'fixed-304'],
+    timeoutFree: ['fast', 'fixed', 'fixed-304', 'slow-protected'],
+    shedding: ['slow-protected'],
     enforce: false
   },
   full: {
     protocol: { targets: Object.keys(TARGETS), connections: 100, warmup: 3, duration: 10, rounds: 3 },
     goals: FULL_GOALS,
     errorFree: ['fast', 'fixed', 'fixed-304'],
-    timeoutFree: ['fast', 'fixed', 'fixed-304'],
+    timeoutFree: ['fast', 'fixed', 'fixed-304', 'slow-protected'],
+    shedding: ['slow-protected'],
     enforce: true
   },
   ci: {
@@ -62,6 +72,7 @@ const MODES = {
     goals: { 'fast/slow': 50, 'fixed/fast': 2 },
     errorFree: ['fast', 'fixed', 'fixed-304'],
     timeoutFree: [],
+    shedding: [],
     enforce: true
   }
 }

@@ -32,8 +32,8 @@ async function runComparison (protocol, { onRun = () => {}, progress = false } =
 }
 
 async function runTarget (target, round, protocol, progress) {
-  const { entry, conditional } = TARGETS[target]
-  const server = await startTarget(entry)
+  const { entry, conditional, env } = TARGETS[target]
+  const server = await startTarget(entry, { env })
   try {
     const headers = conditional ? { 'if-none-match': await currentEtag(server.url) } : {}
     if (protocol.warmup > 0) await load(server.url, headers, protocol.connections, protocol.warmup)
@@ -90,6 +90,7 @@ function summarizeRun (target, round, result, perSecond, cpuBefore, cpuAfter, pe
     bytesPerSecond: result.throughput.average,
     status2xx,
     status304,
+    status503: statuses['503'] || 0,
     statusOther: responses - status2xx - status304,
     errors: result.errors,
     timeouts: result.timeouts,

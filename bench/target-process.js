@@ -14,14 +14,15 @@ const STOP_TIMEOUT_MS = 5000
 const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond()
 
 /**
- * Start `node <entry>` with PORT=0. Resolves once it printed its URL to
- * { url, pid, cpuMillis(), peakRssBytes(), stop() }.
+ * Start `node [nodeArgs] <entry>` with PORT=0 and `env` added. Resolves once
+ * it printed its URL to { url, pid, child, cpuMillis(), peakRssBytes(), stop() }.
+ * With `ipc`, the child has an IPC channel (child.on('message')).
  */
-function startTarget (entry, { seed = 'bench' } = {}) {
-  const child = spawn(process.execPath, [entry], {
+function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], ipc = false } = {}) {
+  const child = spawn(process.execPath, [...nodeArgs, entry], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SEED: seed },
-    stdio: ['ignore', 'pipe', 'pipe']
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SEED: seed, ...env },
+    stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])]
   })
   let output = ''
   child.stdout.setEncoding('utf8')
@@ -47,6 +48,7 @@ function startTarget (entry, { seed = 'bench' } = {}) {
       resolve({
         url: match[1],
         pid: child.pid,
+        child,
         cpuMillis: () => cpuMillis(child.pid),
         peakRssBytes: () => peakRssBytes(child.pid),
         stop: () => stop(child)

@@ -14,6 +14,7 @@ const summary = {
   bytesPerSecond: 314e6,
   status2xx: 312344,
   status304: 0,
+  status503: 0,
   statusOther: 0,
   errors: 0,
   timeouts: 0,
@@ -29,7 +30,7 @@ const ratios = [
 t.test('renderTable: one aligned row per target', async (t) => {
   const lines = renderTable([summary, { ...summary, target: 'node-http', cpuMicrosPerRequest: null }]).split('\n')
   t.equal(lines.length, 4, 'header, rule, two rows')
-  t.match(lines[2], /^fixed\s+31,234\s+2\.00\s+5\.00\s+7\.00\s+314\s+312,344\s+0\s+0\s+0\s+0\s+90\.0\s+14\.3$/)
+  t.match(lines[2], /^fixed\s+31,234\s+2\.00\s+5\.00\s+7\.00\s+314\s+312,344\s+0\s+0\s+0\s+0\s+0\s+90\.0\s+14\.3$/)
   t.match(lines[3], /n\/a$/, 'a missing figure reads n/a')
   t.equal(new Set(lines.map((line) => line.length)).size, 1, 'columns aligned')
 })

@@ -76,13 +76,16 @@ t.test('checkRequirements: errors, timeouts and 304-only targets', async (t) => 
     run('fast', 1, { errors: 0, timeouts: 2, responses: 10, status304: 0 }),
     run('fixed', 1, { errors: 3, timeouts: 0, responses: 10, status304: 0 }),
     run('fixed-304', 1, { errors: 0, timeouts: 0, responses: 10, status304: 9 }),
-    run('slow', 1, { errors: 50, timeouts: 50, responses: 10, status304: 0 })
+    run('slow', 1, { errors: 50, timeouts: 50, responses: 10, status304: 0 }),
+    run('slow-protected', 1, { errors: 0, timeouts: 0, responses: 10, status304: 0, status503: 0 })
   ]
-  const failures = checkRequirements(runs, { errorFree: ['fast', 'fixed'], timeoutFree: ['fast'] }, ['fixed-304'])
+  const failures = checkRequirements(runs,
+    { errorFree: ['fast', 'fixed'], timeoutFree: ['fast'], shedding: ['slow-protected'] }, ['fixed-304'])
   t.same(failures, [
     'fast (round 1): 2 timeouts, expected none',
     'fixed (round 1): 3 errors, expected none',
-    'fixed-304 (round 1): 1 of 10 responses were not 304'
+    'fixed-304 (round 1): 1 of 10 responses were not 304',
+    'slow-protected (round 1): no 503, expected load to be shed'
   ])
   const none = checkRequirements([run('fixed-304', 1, { errors: 0, timeouts: 0, responses: 0, status304: 0 })], { errorFree: [], timeoutFree: [] }, ['fixed-304'])
   t.equal(none.length, 1, 'a conditional target that answered nothing fails too')

@@ -6,18 +6,23 @@
 
 const path = require('node:path')
 const { createContentSource, CONTENT_URL } = require('./content')
+const { protectFromOverload } = require('./overload')
 
 const DEFAULT_PORT = 3000
 const DEFAULT_HOST = '127.0.0.1'
 // In-flight responses get this long to finish before connections are cut.
 const SHUTDOWN_GRACE_MS = 5000
 
+let launched = null
+
 /**
  * Launch the server that `createServer` builds (or resolves to): a restify
  * server or a plain http.Server. `location` is the variant's folder or the
  * reference server's file: its name is what the start-up line prints.
- * Reads PORT (default 3000, 0 for any free port), HOST (default 127.0.0.1)
- * and SEED (makes the content reproducible) from `env`.
+ * Reads from `env`: PORT (default 3000, 0 for any free port), HOST (default
+ * 127.0.0.1), SEED (makes the content reproducible), and for restify servers
+ * OVERLOAD_MAX_DELAY_MS (opt-in overload protection: 503 while the event
+ * loop lags more than this) with OVERLOAD_RETRY_AFTER_S (default 1).
  * Resolves to the listening server.
  */
 async function launch (createServer, location, env = process.env) {
@@ -25,6 +30,12 @@ async function launch (createServer, location, env = process.env) {
   const port = parsePort(env.PORT)
   const host = env.HOST || DEFAULT_HOST
   const server = await createServer({ source: createContentSource({ seed: env.SEED }) })
+  const overload = parseOverloadOptions(env)
+  if (overload) {
+    protectFromOverload(server, overload)
+    console.log(`${name}: overload protection on: 503 while event-loop delay > ${overload.maxDelayMs} ms`)
+  }
+  launched = server
 
   server.on('error', (err) => {
     console.error(`${name}: cannot listen on ${host}:${port}: ${err.message}`)
@@ -45,6 +56,17 @@ function parsePort (value) {
     process.exit(2)
   }
   return port
+}
+
+function parseOverloadOptions (env) {
+  if (env.OVERLOAD_MAX_DELAY_MS === undefined || env.OVERLOAD_MAX_DELAY_MS === '') return null
+  const maxDelayMs = Number(env.OVERLOAD_MAX_DELAY_MS)
+  const retryAfterSeconds = env.OVERLOAD_RETRY_AFTER_S === undefined ? 1 : Number(env.OVERLOAD_RETRY_AFTER_S)
+  if (!(maxDelayMs > 0) || !Number.isInteger(retryAfterSeconds) || retryAfterSeconds < 0) {
+    console.error('OVERLOAD_MAX_DELAY_MS must be a number > 0 and OVERLOAD_RETRY_AFTER_S an integer >= 0')
+    process.exit(2)
+  }
+  return { maxDelayMs, retryAfterSeconds }
 }
 
 function urlOf (server) {
@@ -76,4 +98,12 @@ function closeGracefullyOnSignals (server, name) {
   process.on('SIGTERM', onSignal)
 }
 
-module.exports = { launch, urlOf }
+/**
+ * The server the last launch() started in this process, or null: for tools
+ * preloaded into a variant's process (bench/report-memory.js).
+ */
+function launchedServer () {
+  return launched
+}
+
+module.exports = { launch, launchedServer, urlOf }
