@@ -1,0 +1,154 @@
+'use strict'
+
+// `npm run soak -- <variant> [--duration S] [--connections N]`: sustained
+// autocannon load on one variant, sampling the server's retained heap, RSS
+// and 'after' listeners over time. fast and fixed must finish with no errors
+// or timeouts and a flat heap; slow's leak is reported for what it is.
+// Exit codes: 0 held, 1 a check failed, 2 bad arguments.
+
+const { parseArgs } = require('node:util')
+const autocannon = require('autocannon')
+const { startTarget } = require('./target-process')
+
+const VARIANTS = ['slow', 'fast', 'fixed']
+// Retained heap (after a full GC) may grow this much from the first sample
+// after warm-up to the last, for fast and fixed. Their state is a few
+// representations of 10 KB, so real growth is a leak.
+const ALLOWED_HEAP_GROWTH_BYTES = 5 * 2 ** 20
+const SAMPLE_EVERY_MS = 1000
+const MB = 2 ** 20
+
+/**
+ * Soak `variant` for `duration` seconds. Resolves to { variant, duration,
+ * connections, requests, errors, timeouts, non2xx, samples, heapGrowth,
+ * rssGrowth, checks: [{ name, pass, detail }] }.
+ */
+async function soak (variant, { duration = 60, connections = 100, log = () => {} } = {}) {
+  const server = await startTarget(variant, { nodeArgs: ['--expose-gc', '-r', './bench/report-memory.js'], ipc: true })
+  const samples = []
+  const started = Date.now()
+  let served = 0
+  const sample = () => new Promise((resolve) => {
+    server.child.once('message', (memory) => {
+      samples.push({ seconds: (Date.now() - started) / 1000, requests: served, ...memory })
+      resolve()
+    })
+    server.child.send('sample')
+  })
+  try {
+    await sample()
+    // One sample at a time: a blocked server (slow) answers late, and a
+    // second request meanwhile would get the first one's answer.
+    let pending = null
+    const timer = setInterval(() => {
+      if (pending) return
+      pending = sample().then(() => {
+        pending = null
+        log(formatSample(samples[samples.length - 1]))
+      })
+    }, SAMPLE_EVERY_MS)
+    const result = await new Promise((resolve, reject) => {
+      const instance = autocannon({ url: server.url, connections, duration }, (err, res) => err ? reject(err) : resolve(res))
+      instance.on('response', () => { served++ })
+    })
+    clearInterval(timer)
+    await pending
+    await sample()
+    return summarize(variant, duration, connections, result, samples)
+  } finally {
+    await server.stop()
+  }
+}
+
+function summarize (variant, duration, connections, result, samples) {
+  // The first ~10 % of the run is warm-up: JIT, caches and buffers settle.
+  const warmedUp = samples.find((s) => s.seconds >= Math.max(1, duration / 10)) || samples[0]
+  const last = samples[samples.length - 1]
+  const heapGrowth = last.heapUsed - warmedUp.heapUsed
+  const rssGrowth = last.rss - warmedUp.rss
+  const requests = result.requests.total
+  const checks = []
+  if (variant === 'slow') {
+    checks.push({
+      name: 'the leak',
+      pass: true,
+      detail: `${last.afterListeners} after listeners after ${last.requests} responses ` +
+        '(one per request that reached the middleware, answered or still in flight); ' +
+        `retained heap ${signedMb(heapGrowth)}, RSS ${signedMb(rssGrowth)} since warm-up`
+    })
+  } else {
+    checks.push({ name: 'no errors', pass: result.errors === 0, detail: `${result.errors} errors` })
+    checks.push({ name: 'no timeouts', pass: result.timeouts === 0, detail: `${result.timeouts} timeouts` })
+    checks.push({ name: 'only 200s', pass: result.non2xx === 0, detail: `${result.non2xx} non-2xx responses` })
+    checks.push({
+      name: 'flat memory',
+      pass: heapGrowth <= ALLOWED_HEAP_GROWTH_BYTES,
+      detail: `retained heap ${signedMb(heapGrowth)} since warm-up (allowed: +${ALLOWED_HEAP_GROWTH_BYTES / MB} MB), RSS ${signedMb(rssGrowth)}`
+    })
+    checks.push({ name: 'one after listener at most', pass: last.afterListeners <= 1, detail: `${last.afterListeners} after listeners` })
+  }
+  return {
+    variant,
+    duration,
+    connections,
+    requests,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    samples,
+    heapGrowth,
+    rssGrowth,
+    checks
+  }
+}
+
+function formatSample (s) {
+  return `  ${s.seconds.toFixed(0).padStart(4)} s  ${String(s.requests).padStart(9)} responses  ` +
+    `heap ${(s.heapUsed / MB).toFixed(1).padStart(6)} MB  RSS ${(s.rss / MB).toFixed(1).padStart(6)} MB  ` +
+    `after listeners ${s.afterListeners}`
+}
+
+function signedMb (bytes) {
+  return `${bytes >= 0 ? '+' : ''}${(bytes / MB).toFixed(1)} MB`
+}
+
+function parseCommandLine (argv) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { duration: { type: 'string', default: '60' }, connections: { type: 'string', default: '100' } }
+  })
+  const [variant, ...rest] = positionals
+  if (!VARIANTS.includes(variant)) throw new Error(`name a variant: ${VARIANTS.join(', ')} (got "${variant ?? ''}")`)
+  if (rest.length > 0) throw new Error(`unexpected argument "${rest[0]}"`)
+  const duration = Number(values.duration)
+  const connections = Number(values.connections)
+  if (!(duration >= 2)) throw new Error(`--duration must be a number >= 2, got "${values.duration}"`)
+  if (!Number.isInteger(connections) || connections < 1) throw new Error(`--connections must be an integer >= 1, got "${values.connections}"`)
+  return { variant, duration, connections }
+}
+
+async function main (argv) {
+  let command
+  try {
+    command = parseCommandLine(argv)
+  } catch (err) {
+    console.error(`soak: ${err.message}\nUsage: npm run soak -- <variant> [--duration SECONDS] [--connections N]`)
+    return 2
+  }
+  const { variant, duration, connections } = command
+  console.log(`Soak: ${variant}, autocannon -c ${connections} for ${duration} s; memory after a full GC, sampled every ${SAMPLE_EVERY_MS / 1000} s`)
+  const report = await soak(variant, { duration, connections, log: console.log })
+  console.log(`\n${report.requests} requests, ${report.errors} errors, ${report.timeouts} timeouts, ${report.non2xx} non-2xx`)
+  for (const check of report.checks) console.log(`${check.pass ? 'PASS' : 'FAIL'}  ${check.name}: ${check.detail}`)
+  return report.checks.every((c) => c.pass) ? 0 : 1
+}
+
+module.exports = { soak, ALLOWED_HEAP_GROWTH_BYTES }
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code }, (err) => {
+    console.error(`soak: ${err.stack || err.message}`)
+    process.exitCode = 1
+  })
+}
