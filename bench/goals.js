@@ -50,21 +50,22 @@ const FULL_GOALS = {
  * see no errors (and no timeouts), those that must shed load with 503s, and
  * whether falling short fails the run.
  */
+const FULL_CHECKS = {
+  goals: FULL_GOALS,
+  errorFree: ['fast', 'fixed', 'fixed-304'],
+  timeoutFree: ['fast', 'fixed', 'fixed-304', 'slow-protected'],
+  shedding: ['slow-protected']
+}
+
 const MODES = {
   start: {
     protocol: { targets: Object.keys(TARGETS), connections: 100, warmup: 2, duration: 5, rounds: 2 },
-    goals: FULL_GOALS,
-    errorFree: ['fast', 'fixed', 'fixed-304'],
-    timeoutFree: ['fast', 'fixed', 'fixed-304', 'slow-protected'],
-    shedding: ['slow-protected'],
+    ...FULL_CHECKS,
     enforce: false
   },
   full: {
     protocol: { targets: Object.keys(TARGETS), connections: 100, warmup: 3, duration: 10, rounds: 3 },
-    goals: FULL_GOALS,
-    errorFree: ['fast', 'fixed', 'fixed-304'],
-    timeoutFree: ['fast', 'fixed', 'fixed-304', 'slow-protected'],
-    shedding: ['slow-protected'],
+    ...FULL_CHECKS,
     enforce: true
   },
   ci: {

@@ -8,7 +8,9 @@ const fastJson = require('fast-json-stringify')
 
 const CACHE_CONTROL = 'public, max-age=120'
 
-const serializeSeed = fastJson({
+// The JSON schema of the /seed/v1 body, from which fast-json-stringify
+// builds a serializer that writes exactly what JSON.stringify would.
+const SEED_SCHEMA = {
   type: 'object',
   properties: {
     data: { type: 'string' },
@@ -16,7 +18,9 @@ const serializeSeed = fastJson({
     ts: { type: 'integer' }
   },
   required: ['data', 'url', 'ts']
-})
+}
+
+const serializeSeed = fastJson(SEED_SCHEMA)
 
 /**
  * Returns `representationOf(content, version, url)`, which gives the
@@ -61,4 +65,4 @@ function buildRepresentation (content, version, url, ts) {
   }
 }
 
-module.exports = { createRepresentations }
+module.exports = { createRepresentations, SEED_SCHEMA }

@@ -11,20 +11,9 @@ const fastifyEtag = require('@fastify/etag')
 const { createContentSource } = require('../../util/content')
 const { createMinuteClock } = require('../../util/clock')
 const { launch } = require('../../util/launch')
+const { SEED_SCHEMA } = require('../../fixed/representation')
 
-const seedSchema = {
-  response: {
-    200: {
-      type: 'object',
-      properties: {
-        data: { type: 'string' },
-        url: { type: 'string' },
-        ts: { type: 'integer' }
-      },
-      required: ['data', 'url', 'ts']
-    }
-  }
-}
+const seedSchema = { response: { 200: SEED_SCHEMA } }
 
 async function createServer ({ source = createContentSource(), timestamp = createMinuteClock() } = {}) {
   // serverFactory hands back the http.Server, so the shared launcher can
