@@ -76,6 +76,7 @@ function summarizeRun (target, round, result, perSecond, cpuBefore, cpuAfter, pe
     .reduce((sum, [, n]) => sum + n, 0)
   const status2xx = count((code) => code >= 200 && code < 300)
   const status304 = statuses['304'] || 0
+  const status503 = statuses['503'] || 0
   const cpuMillis = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore
   return {
     target,
@@ -90,8 +91,8 @@ function summarizeRun (target, round, result, perSecond, cpuBefore, cpuAfter, pe
     bytesPerSecond: result.throughput.average,
     status2xx,
     status304,
-    status503: statuses['503'] || 0,
-    statusOther: responses - status2xx - status304,
+    status503,
+    statusOther: responses - status2xx - status304 - status503,
     errors: result.errors,
     timeouts: result.timeouts,
     peakRssBytes,

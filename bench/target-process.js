@@ -1,70 +1,31 @@
 'use strict'
 
-// A benchmark target in a process of its own: started as a user starts it
-// (`node <entry>` through util/launch.js) on a free port of 127.0.0.1, watched
-// through /proc for its CPU time and peak memory, and always stopped.
+// A benchmark target in a process of its own, started as a user starts it
+// (util/spawn-server.js) on a free port of 127.0.0.1, and watched through
+// /proc for its CPU time and peak memory.
 
 const fs = require('node:fs')
-const path = require('node:path')
-const { spawn, execFileSync } = require('node:child_process')
+const { execFileSync } = require('node:child_process')
+const { spawnServer } = require('../util/spawn-server')
 
-const ROOT = path.join(__dirname, '..')
-const START_TIMEOUT_MS = 15000
-const STOP_TIMEOUT_MS = 5000
 const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond()
 
 /**
- * Start `node [nodeArgs] <entry>` with PORT=0 and `env` added. Resolves once
- * it printed its URL to { url, pid, child, cpuMillis(), peakRssBytes(), stop() }.
+ * Start `node [nodeArgs] <entry>` on 127.0.0.1 with a fixed SEED and `env`
+ * added. Resolves to { url, pid, child, cpuMillis(), peakRssBytes(), stop() }.
  * With `ipc`, the child has an IPC channel (child.on('message')).
  */
-function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], ipc = false } = {}) {
-  const child = spawn(process.execPath, [...nodeArgs, entry], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SEED: seed, ...env },
-    stdio: ['ignore', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])]
-  })
-  let output = ''
-  child.stdout.setEncoding('utf8')
-  child.stderr.setEncoding('utf8')
-  child.stderr.on('data', (chunk) => { output += chunk })
-
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`${entry} did not print its URL within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS)
-    function fail (err) {
-      clearTimeout(timer)
-      child.kill('SIGKILL')
-      reject(err)
-    }
-    child.once('exit', (code) => fail(new Error(`${entry} exited with code ${code} before listening:\n${output}`)))
-    child.stdout.on('data', function onData (chunk) {
-      output += chunk
-      const match = /listening on (http:\/\/\S+)/.exec(output)
-      if (!match) return
-      clearTimeout(timer)
-      child.removeAllListeners('exit')
-      child.stdout.off('data', onData)
-      child.stdout.resume()
-      resolve({
-        url: match[1],
-        pid: child.pid,
-        child,
-        cpuMillis: () => cpuMillis(child.pid),
-        peakRssBytes: () => peakRssBytes(child.pid),
-        stop: () => stop(child)
-      })
-    })
-  })
-}
-
-// SIGTERM (graceful), then SIGKILL if it lingers.
-function stop (child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
-    child.once('exit', () => { clearTimeout(timer); resolve() })
-    child.kill('SIGTERM')
-  })
+async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], ipc = false } = {}) {
+  const server = await spawnServer(entry, { env: { HOST: '127.0.0.1', SEED: seed, ...env }, nodeArgs, ipc })
+  const pid = server.child.pid
+  return {
+    url: server.url,
+    pid,
+    child: server.child,
+    cpuMillis: () => cpuMillis(pid),
+    peakRssBytes: () => peakRssBytes(pid),
+    stop: server.stop
+  }
 }
 
 // User plus system CPU time of the process so far, from /proc/<pid>/stat

@@ -10,13 +10,13 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const http = require('node:http')
-const { spawn } = require('node:child_process')
+const { spawnServer } = require('../util/spawn-server')
 
 const ROOT = path.join(__dirname, '..')
 const WORKDIR = path.join(ROOT, '.clinic', 'trace-leak')
 const HIDING_LINE = /^require\('node:events'\)\.defaultMaxListeners = Infinity\n/m
 const REQUESTS = 15 // Node warns at the 11th listener
-const TIMEOUT_MS = 20000
+const WARNING_WAIT_MS = 2000
 
 /**
  * Copy slow/ without the line that hides the warning. Returns that line.
@@ -40,33 +40,21 @@ function prepareCopy () {
  */
 async function traceLeak ({ log = () => {} } = {}) {
   const removed = prepareCopy()
-  const child = spawn(process.execPath, ['--trace-warnings', path.join(WORKDIR, 'slow')], {
-    cwd: ROOT,
-    // node_modules resolves from the repo root, two levels up from the copy.
-    env: { ...process.env, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk) => { stdout += chunk })
-  child.stderr.on('data', (chunk) => { stderr += chunk })
-  const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS)
+  // node_modules resolves from the repo root, two levels up from the copy.
+  const server = await spawnServer(path.join(WORKDIR, 'slow'), { nodeArgs: ['--trace-warnings'] })
   try {
-    const url = await waitFor(() => (/listening on (http:\/\/\S+)/.exec(stdout) || [])[1], child)
-    log(`slow (copy without "${removed}") listening on ${url}`)
-    for (let i = 1; i <= REQUESTS; i++) await get(url)
+    log(`slow (copy without "${removed}") listening on ${server.url}`)
+    for (let i = 1; i <= REQUESTS; i++) await get(server.url)
     log(`sent ${REQUESTS} requests, one at a time`)
-    const warning = await waitFor(() => extractWarning(stderr), child, 2000).catch(() => null)
-    return { removed, warning }
+    return { removed, warning: await waitForWarning(server.output) }
   } finally {
-    clearTimeout(timer)
-    child.kill('SIGTERM')
+    await server.stop()
   }
 }
 
 // The warning line and the stack lines under it.
-function extractWarning (stderr) {
-  const lines = stderr.split('\n')
+function extractWarning (output) {
+  const lines = output.split('\n')
   const start = lines.findIndex((line) => line.includes('MaxListenersExceededWarning'))
   if (start === -1) return null
   const stack = []
@@ -78,20 +66,15 @@ function extractWarning (stderr) {
   return [lines[start], ...stack].join('\n')
 }
 
-function waitFor (check, child, timeoutMs = TIMEOUT_MS) {
-  return new Promise((resolve, reject) => {
-    const started = Date.now()
-    const poll = setInterval(() => {
-      const value = check()
-      if (value) {
-        clearInterval(poll)
-        resolve(value)
-      } else if (child.exitCode !== null || child.signalCode !== null || Date.now() - started > timeoutMs) {
-        clearInterval(poll)
-        reject(new Error('gave up waiting'))
-      }
-    }, 20)
-  })
+// Node prints the warning on a later tick than the 11th listener is added.
+async function waitForWarning (output) {
+  const deadline = Date.now() + WARNING_WAIT_MS
+  while (Date.now() < deadline) {
+    const warning = extractWarning(output())
+    if (warning) return warning
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return null
 }
 
 function get (url) {

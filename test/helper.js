@@ -5,10 +5,10 @@
 
 const http = require('node:http')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
 const { createContentSource } = require('../util/content')
 const { createMinuteClock } = require('../util/clock')
 const { urlOf } = require('../util/launch')
+const { spawnServer } = require('../util/spawn-server')
 
 const ROOT = path.join(__dirname, '..')
 const VARIANTS = ['slow', 'fast', 'fixed']
@@ -41,30 +41,14 @@ async function startVariant (t, variant, { seed = 'test', clock = drivenClock() 
 }
 
 /**
- * Start `node <variant>` as a user would, on a free port. Resolves once it
- * printed its URL: { child, url, output() }. Killed in teardown if still up.
+ * Start `node <variant>` as a user would, on a free port, with `env` added.
+ * Resolves once it printed its URL: { child, url, output() }. Stopped in
+ * teardown if still up.
  */
-function spawnVariant (t, variant, env = {}) {
-  const child = spawn(process.execPath, [variant], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let output = ''
-  child.stdout.on('data', (chunk) => { output += chunk })
-  child.stderr.on('data', (chunk) => { output += chunk })
-  t.teardown(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL') })
-  return new Promise((resolve, reject) => {
-    const onData = () => {
-      const match = /listening on (http:\/\/\S+)/.exec(output)
-      if (match) {
-        child.stdout.off('data', onData)
-        resolve({ child, url: match[1], output: () => output })
-      }
-    }
-    child.stdout.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`${variant} exited with ${code} before listening:\n${output}`)))
-  })
+async function spawnVariant (t, variant, env = {}) {
+  const server = await spawnServer(variant, { env })
+  t.teardown(server.stop)
+  return server
 }
 
 /**

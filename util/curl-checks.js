@@ -5,8 +5,8 @@
 // free port for the run. Exit codes: 0 all passed, 1 a step failed, 2 curl
 // missing or the server unreachable.
 
-const path = require('node:path')
-const { execFile, spawn } = require('node:child_process')
+const { execFile } = require('node:child_process')
+const { spawnServer } = require('./spawn-server')
 
 const CACHE_CONTROL = 'public, max-age=120'
 
@@ -93,29 +93,9 @@ function runCurl (args) {
   })
 }
 
-// Start `node fixed` on a free port; resolves to { url, stop() }.
-function startFixed () {
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'fixed')], {
-    env: { ...process.env, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'ignore'] // restify's DEP0111 warning would only add noise
-  })
-  return new Promise((resolve, reject) => {
-    let output = ''
-    child.once('exit', (code) => reject(new Error(`node fixed exited with ${code}`)))
-    child.stdout.on('data', (chunk) => {
-      output += chunk
-      const match = /listening on (http:\/\/\S+)/.exec(output)
-      if (match) {
-        child.removeAllListeners('exit')
-        resolve({ url: match[1], stop: () => child.kill('SIGTERM') })
-      }
-    })
-  })
-}
-
 async function main (argv) {
   const [givenUrl] = argv
-  const server = givenUrl ? null : await startFixed()
+  const server = givenUrl ? null : await spawnServer('fixed')
   const url = givenUrl || server.url
   console.log(`Conditional GET checks with curl against ${url}${server ? ' (node fixed, started for this run)' : ''}`)
   try {
