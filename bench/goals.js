@@ -31,7 +31,11 @@ const RATIOS = [
   { name: 'fixed/node-http', of: 'fixed', over: 'node-http', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'fixed-304/node-http', of: 'fixed-304', over: 'node-http', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'fixed/fastify', of: 'fixed', over: 'fastify', metric: 'requestsPerSecond', better: 'higher' },
+  // No goal: how far apart the ceiling and the peer are in this run. When it
+  // is near 2, load-generator contention caps fixed/fastify there too.
+  { name: 'node-http/fastify', of: 'node-http', over: 'fastify', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'cpu fixed/node-http', of: 'fixed', over: 'node-http', metric: 'cpuMicrosPerRequest', better: 'lower' },
+  { name: 'cpu fixed/fastify', of: 'fixed', over: 'fastify', metric: 'cpuMicrosPerRequest', better: 'lower' },
   { name: 'p99 slow/slow-protected', of: 'slow', over: 'slow-protected', metric: 'latencyP99', better: 'higher' }
 ]
 

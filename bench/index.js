@@ -55,7 +55,7 @@ async function main (argv, { stdout = process.stdout, stderr = process.stderr } 
   if (options.markdown) fs.writeFileSync(options.markdown, report.renderMarkdown(results))
 
   const missedGoals = results.ratios.filter((r) => r.holds === false).map((r) =>
-    `${r.name} is ${r.value.toFixed(2)}, goal ${r.better === 'lower' ? '<=' : '>='} ${r.goal}`)
+    `${r.name} is ${r.value.toPrecision(4)}, goal ${r.better === 'lower' ? '<=' : '>='} ${r.goal}`)
   const failures = [
     ...(mode.enforce ? [...missedGoals, ...results.failedChecks] : []),
     ...results.baseline.filter((b) => !b.holds).map((b) =>

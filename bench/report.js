@@ -54,11 +54,11 @@ function renderRatios (ratios, baseline = []) {
     const goal = r.goal === null ? '' : `goal ${r.better === 'lower' ? '<=' : '>='} ${r.goal}`
     const verdict = r.holds === null ? '' : r.holds ? 'holds' : 'SHORT'
     const pairs = r.pairs.length > 1 ? `(pairs: ${r.pairs.map((p) => ratioText(p)).join(', ')})` : ''
-    return `  ${r.name.padEnd(20)} ${ratioText(r.value).padStart(8)}  ${goal.padEnd(12)} ${verdict.padEnd(5)} ${pairs}`.trimEnd()
+    return `  ${r.name.padEnd(24)} ${ratioText(r.value).padStart(8)}  ${goal.padEnd(12)} ${verdict.padEnd(5)} ${pairs}`.trimEnd()
   })
   for (const b of baseline) {
     const change = `${b.change >= 0 ? '+' : ''}${(b.change * 100).toFixed(1)} %`
-    lines.push(`  baseline ${b.name.padEnd(20)} ${ratioText(b.baseline)} -> ${ratioText(b.value)} (${change}) ${b.holds ? 'holds' : 'WORSE'}`)
+    lines.push(`  baseline ${b.name.padEnd(24)} ${ratioText(b.baseline)} -> ${ratioText(b.value)} (${change}) ${b.holds ? 'holds' : 'WORSE'}`)
   }
   return ['Ratios (throughput unless marked cpu):', ...lines].join('\n')
 }
