@@ -31,9 +31,10 @@ async function main (argv, { stdout = process.stdout, stderr = process.stderr } 
   const progress = Boolean(stderr.isTTY) && !process.env.CI
   stdout.write(report.renderProtocol({ mode: options.mode, protocol, machine: describeMachine() }) + '\n\n')
 
+  const nameWidth = Math.max(...protocol.targets.map((t) => t.length))
   const measured = await runComparison(protocol, {
     progress,
-    onRun: (run) => stdout.write(`  round ${run.round}/${protocol.rounds}  ${run.target.padEnd(10)} ` +
+    onRun: (run) => stdout.write(`  round ${run.round}/${protocol.rounds}  ${run.target.padEnd(nameWidth)} ` +
       `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(8)} req/s\n`)
   })
 
