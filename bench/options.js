@@ -4,6 +4,7 @@
 
 const { parseArgs } = require('node:util')
 const { TARGETS, MODES, MAX_CONDITIONAL_SECONDS } = require('./goals')
+const { numberOption } = require('../util/number-option')
 
 class UsageError extends Error {}
 
@@ -102,13 +103,13 @@ function parseTargets (list) {
   return targets
 }
 
-function number (name, text, fallback, { min, integer = false }) {
-  if (text === undefined) return fallback
-  const value = Number(text)
-  if (text.trim() === '' || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-    throw new UsageError(`--${name} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got "${text}"`)
+// Option values are checked where they are read; a bad one is a usage error.
+function number (...args) {
+  try {
+    return numberOption(...args)
+  } catch (err) {
+    throw new UsageError(err.message)
   }
-  return value
 }
 
 module.exports = { parseOptions, UsageError, USAGE }

@@ -8,6 +8,7 @@
 
 const { parseArgs } = require('node:util')
 const autocannon = require('autocannon')
+const { numberOption } = require('../util/number-option')
 const { startTarget } = require('./target-process')
 
 const VARIANTS = ['slow', 'fast', 'fixed']
@@ -116,16 +117,16 @@ function parseCommandLine (argv) {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { duration: { type: 'string', default: '60' }, connections: { type: 'string', default: '100' } }
+    options: { duration: { type: 'string' }, connections: { type: 'string' } }
   })
   const [variant, ...rest] = positionals
   if (!VARIANTS.includes(variant)) throw new Error(`name a variant: ${VARIANTS.join(', ')} (got "${variant ?? ''}")`)
   if (rest.length > 0) throw new Error(`unexpected argument "${rest[0]}"`)
-  const duration = Number(values.duration)
-  const connections = Number(values.connections)
-  if (!(duration >= 2)) throw new Error(`--duration must be a number >= 2, got "${values.duration}"`)
-  if (!Number.isInteger(connections) || connections < 1) throw new Error(`--connections must be an integer >= 1, got "${values.connections}"`)
-  return { variant, duration, connections }
+  return {
+    variant,
+    duration: numberOption('duration', values.duration, 60, { min: 2 }),
+    connections: numberOption('connections', values.connections, 100, { min: 1, integer: true })
+  }
 }
 
 async function main (argv) {

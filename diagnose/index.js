@@ -9,6 +9,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { parseArgs } = require('node:util')
+const { numberOption } = require('../util/number-option')
 
 const ROOT = path.join(__dirname, '..')
 // clinic runs from here: its reports and its scratch files (Doctor's
@@ -127,8 +128,8 @@ function parseCommandLine (argv) {
     args: argv,
     allowPositionals: true,
     options: {
-      connections: { type: 'string', default: String(DEFAULTS.connections) },
-      duration: { type: 'string', default: String(DEFAULTS.duration) },
+      connections: { type: 'string' },
+      duration: { type: 'string' },
       help: { type: 'boolean', default: false }
     }
   })
@@ -137,11 +138,12 @@ function parseCommandLine (argv) {
   if (!TOOLS.includes(tool)) throw new Error(`unknown tool "${tool ?? ''}": choose from ${TOOLS.join(', ')}`)
   if (!VARIANTS.includes(variant)) throw new Error(`unknown variant "${variant ?? ''}": choose from ${VARIANTS.join(', ')}`)
   if (rest.length > 0) throw new Error(`unexpected argument "${rest[0]}"`)
-  const connections = Number(values.connections)
-  const duration = Number(values.duration)
-  if (!Number.isInteger(connections) || connections < 1) throw new Error(`--connections must be an integer >= 1, got "${values.connections}"`)
-  if (!Number.isFinite(duration) || duration < 1) throw new Error(`--duration must be a number >= 1, got "${values.duration}"`)
-  return { tool, variant, connections, duration }
+  return {
+    tool,
+    variant,
+    connections: numberOption('connections', values.connections, DEFAULTS.connections, { min: 1, integer: true }),
+    duration: numberOption('duration', values.duration, DEFAULTS.duration, { min: 1 })
+  }
 }
 
 async function main (argv) {
