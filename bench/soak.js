@@ -145,7 +145,7 @@ async function main (argv) {
   return report.checks.every((c) => c.pass) ? 0 : 1
 }
 
-module.exports = { soak, ALLOWED_HEAP_GROWTH_BYTES }
+module.exports = { soak }
 
 if (require.main === module) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code }, (err) => {

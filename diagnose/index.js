@@ -66,6 +66,8 @@ async function diagnose (tool, variant, {
 
   const reportPath = new URL(report[1]).pathname
   const result = { code: 0, report: reportPath, dataDir: reportPath.replace(/\.html$/, '') }
+  // Loaded here, not at the top: it needs clinic's packages, whose absence
+  // the check above reports with a message instead of a crash.
   const analysis = require('./clinic-analysis')
   if (tool === 'doctor') {
     result.analysis = await analysis.readDoctorAnalysis(result.dataDir)
@@ -172,7 +174,7 @@ async function main (argv) {
   return 0
 }
 
-module.exports = { diagnose, formatFrames, TOOLS, VARIANTS }
+module.exports = { diagnose }
 
 if (require.main === module) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code })

@@ -81,4 +81,4 @@ function request (url, { method = 'GET', headers = {}, agent = false } = {}) {
   })
 }
 
-module.exports = { VARIANTS, SEED_URL_PATH, drivenClock, startVariant, spawnVariant, exitOf, request }
+module.exports = { VARIANTS, drivenClock, startVariant, spawnVariant, exitOf, request }

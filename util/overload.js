@@ -19,7 +19,7 @@ const BODY = JSON.stringify({ code: 'ServiceUnavailable', message: 'server overl
  * Make the restify `server` shed load: whenever the longest event-loop delay
  * seen in the last 250 ms window exceeded `maxDelayMs`, requests are answered
  * 503 (restify's JSON error shape, with Retry-After: `retryAfterSeconds`)
- * before restify routes them. Returns { isOverloaded(), stop() }.
+ * before restify routes them. Returns { stop() }; closing the server stops it too.
  */
 function protectFromOverload (server, { maxDelayMs, retryAfterSeconds = 1 }) {
   const delays = monitorEventLoopDelay({ resolution: 10 })
@@ -49,7 +49,7 @@ function protectFromOverload (server, { maxDelayMs, retryAfterSeconds = 1 }) {
     delays.disable()
   }
   server.once('close', stop)
-  return { isOverloaded: () => overloaded, stop }
+  return { stop }
 }
 
 module.exports = { protectFromOverload }
