@@ -41,7 +41,10 @@ function prepareCopy () {
 async function traceLeak ({ log = () => {} } = {}) {
   const removed = prepareCopy()
   // node_modules resolves from the repo root, two levels up from the copy.
-  const server = await spawnServer(path.join(WORKDIR, 'slow'), { nodeArgs: ['--trace-warnings'] })
+  // --warnings undoes a --no-warnings inherited through NODE_OPTIONS (tap
+  // sets one on Node 26, and a user may have one), which would hide the very
+  // warning this is about: options on the command line win over NODE_OPTIONS.
+  const server = await spawnServer(path.join(WORKDIR, 'slow'), { nodeArgs: ['--warnings', '--trace-warnings'] })
   try {
     log(`slow (copy without "${removed}") listening on ${server.url}`)
     for (let i = 1; i <= REQUESTS; i++) await get(server.url)

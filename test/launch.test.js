@@ -8,6 +8,7 @@ const net = require('node:net')
 const { spawn } = require('node:child_process')
 const path = require('node:path')
 const { VARIANTS, spawnVariant, exitOf, request } = require('./helper')
+const { spawnServer } = require('../util/spawn-server')
 
 // Send the request line and some headers, but hold back the blank line that
 // ends them: the server has a request in flight it cannot answer yet.
@@ -45,6 +46,17 @@ for (const variant of VARIANTS) {
       t.ok(Date.now() - started < 2000, 'without waiting for keep-alive timeouts')
     })
   }
+}
+
+for (const variant of VARIANTS) {
+  t.test(`node ${variant} starts and serves without a warning on Node ${process.versions.node}`, async (t) => {
+    // --warnings: tap passes --no-warnings to child processes on some Node
+    // lines, which would hide exactly what this looks for.
+    const server = await spawnServer(variant, { nodeArgs: ['--warnings'] })
+    t.teardown(server.stop)
+    t.equal((await request(server.url)).status, 200)
+    t.notMatch(server.output(), /Warning/, 'no deprecation or other warning printed')
+  })
 }
 
 t.test('PORT must be a port number', async (t) => {

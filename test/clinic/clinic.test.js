@@ -23,7 +23,7 @@ t.test('doctor on slow reports the event-loop issue', async (t) => {
   const result = await diagnose('doctor', 'slow', options)
   t.equal(result.code, 0, result.error)
   t.ok(fs.existsSync(result.report), 'the HTML report exists')
-  t.equal(result.analysis.issueCategory, 'event-loop')
+  t.equal(result.analysis.issueCategory, 'event-loop', JSON.stringify(result.analysis.issues))
   t.match(result.verdict, /^slow: event-loop issue detected \(flagged: .*delay/)
 })
 
