@@ -19,12 +19,24 @@ const quiet = () => {}
 t.setTimeout(5 * 60 * 1000) // five clinic runs of about ten seconds each, with room
 const options = { duration: 5, log: quiet }
 
-t.test('doctor on slow reports the event-loop issue', async (t) => {
+// What is stable in Doctor's verdict on slow, run after run and on every
+// Node line: the event-loop delay is flagged, and neither CPU nor handles
+// are. Its headline also depends on how much time garbage collection blocks
+// per second: Doctor says "gc" instead of "event-loop" at 100 ms or more,
+// and slow, which serializes a 10 KB body once per listener, measured
+// 80-89 ms on Node 24 and 90-103 ms on Node 26 here (README, "clinic on
+// every Node line"). So the headline may be either, never anything else.
+t.test('doctor on slow flags the event-loop delay', async (t) => {
   const result = await diagnose('doctor', 'slow', options)
   t.equal(result.code, 0, result.error)
   t.ok(fs.existsSync(result.report), 'the HTML report exists')
-  t.equal(result.analysis.issueCategory, 'event-loop', JSON.stringify(result.analysis.issues))
-  t.match(result.verdict, /^slow: event-loop issue detected \(flagged: .*delay/)
+  const { issues, issueCategory } = result.analysis
+  const found = JSON.stringify(issues)
+  t.equal(issues.delay, 'performance', `the event-loop delay is flagged: ${found}`)
+  t.equal(issues.cpu, 'none', `CPU is not: ${found}`)
+  t.equal(issues.handles, 'none', `handles are not: ${found}`)
+  t.ok(['event-loop', 'gc'].includes(issueCategory), `the headline is event-loop or gc: ${issueCategory}`)
+  t.match(result.verdict, /^slow: (event-loop|gc) issue detected \(flagged: delay/)
 })
 
 t.test('doctor on fixed reports no issue', async (t) => {
