@@ -4,13 +4,16 @@
 // server, listen, print the URL, and close gracefully on SIGINT and SIGTERM.
 // The benchmark and the tests start variants through this same path.
 
+const net = require('node:net')
 const path = require('node:path')
 const { createContentSource, CONTENT_URL } = require('./content')
 const { protectFromOverload } = require('./overload')
 
 const DEFAULT_PORT = 3000
 const DEFAULT_HOST = '127.0.0.1'
-// In-flight responses get this long to finish before connections are cut.
+// After a signal, the server keeps accepting this long (SHUTDOWN_DRAIN_MS),
+// and cuts whatever is still open after the grace period.
+const DEFAULT_DRAIN_MS = 500
 const SHUTDOWN_GRACE_MS = 5000
 
 let launched = null
@@ -22,12 +25,14 @@ let launched = null
  * Reads from `env`: PORT (default 3000, 0 for any free port), HOST (default
  * 127.0.0.1), SEED (makes the content reproducible), and for restify servers
  * OVERLOAD_MAX_DELAY_MS (opt-in overload protection: 503 while the event
- * loop lags more than this) with OVERLOAD_RETRY_AFTER_S (default 1).
- * Resolves to the listening server.
+ * loop lags more than this) with OVERLOAD_RETRY_AFTER_S (default 1), and
+ * SHUTDOWN_DRAIN_MS (default 500: how long it keeps accepting after SIGINT
+ * or SIGTERM; see closeGracefullyOnSignals). Resolves to the listening server.
  */
 async function launch (createServer, location, env = process.env) {
   const name = path.basename(location, '.js')
   const port = parsePort(env.PORT)
+  const drainMs = parseDrainMs(env.SHUTDOWN_DRAIN_MS)
   const host = env.HOST || DEFAULT_HOST
   const server = await createServer({ source: createContentSource({ seed: env.SEED }) })
   const overload = parseOverloadOptions(env)
@@ -44,7 +49,7 @@ async function launch (createServer, location, env = process.env) {
   server.listen(port, host, () => {
     console.log(`${name} listening on ${urlOf(server)}${CONTENT_URL}`)
   })
-  closeGracefullyOnSignals(server, name)
+  closeGracefullyOnSignals(server, name, { drainMs, graceMs: SHUTDOWN_GRACE_MS })
   return server
 }
 
@@ -56,6 +61,16 @@ function parsePort (value) {
     process.exit(2)
   }
   return port
+}
+
+function parseDrainMs (value) {
+  if (value === undefined || value === '') return DEFAULT_DRAIN_MS
+  const drainMs = Number(value)
+  if (!Number.isInteger(drainMs) || drainMs < 0 || drainMs >= SHUTDOWN_GRACE_MS) {
+    console.error(`SHUTDOWN_DRAIN_MS must be an integer from 0 to ${SHUTDOWN_GRACE_MS - 1}, got ${JSON.stringify(value)}`)
+    process.exit(2)
+  }
+  return drainMs
 }
 
 function parseOverloadOptions (env) {
@@ -75,7 +90,39 @@ function urlOf (server) {
   return `http://${host}:${port}`
 }
 
-function closeGracefullyOnSignals (server, name) {
+// Shutdown on SIGINT or SIGTERM loses nothing a client was promised: every
+// client gets its whole response or a refused connection, never a reset.
+//
+// Written here because the maintained libraries, stoppable (which
+// @godaddy/terminus uses) and http-terminator, close the listening socket at
+// once and destroy every connection without a response in flight, and
+// close-with-grace leaves the closing to you. Both steps reset clients:
+// closing a listener resets the connections still waiting in the kernel's
+// accept queue (with libuv accepting one per event-loop turn, a busy server
+// can have many), and a connection accepted a moment ago whose request has
+// not been read yet looks idle. Node's own server.close() does the same
+// since Node 19 (it closes "idle" connections). So, in order:
+//  1. For the drain window (SHUTDOWN_DRAIN_MS) the server keeps accepting,
+//     so connections already on their way are served, and every response
+//     from the signal on says `Connection: close`.
+//  2. Then it stops listening, in the first event-loop turn that accepted
+//     nothing, when the accept queue is empty.
+//  3. A connection closes when its last response is written; one that has
+//     not sent its request yet is left to send it; an idle keep-alive
+//     connection is closed at the end of the drain window (any keep-alive
+//     server may close an idle connection, and clients expect it).
+//  4. The process exits 0 once no connection is left; if any is still open
+//     after SHUTDOWN_GRACE_MS, it exits 1, cutting them, and says so.
+function closeGracefullyOnSignals (server, name, { drainMs, graceMs }) {
+  const httpServer = server.server || server // restify wraps an http.Server
+  const sockets = new Set()
+  let acceptedThisTurn = 0
+  httpServer.on('connection', (socket) => {
+    acceptedThisTurn++
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+
   let closing = false
   function onSignal (signal) {
     if (closing) {
@@ -83,17 +130,34 @@ function closeGracefullyOnSignals (server, name) {
       process.exit(1)
     }
     closing = true
-    console.log(`${name}: ${signal} received, finishing in-flight requests`)
-    const httpServer = server.server || server // restify wraps an http.Server
-    // Node keeps a keep-alive connection open after close() until it idles
-    // out; end each one as soon as its in-flight response is written instead:
-    // answers from now on say `Connection: close`, and connections already
-    // waiting for an answer are dropped the moment they become idle.
+    console.log(`${name}: ${signal} received, draining for ${drainMs} ms, then finishing in-flight requests`)
     httpServer.on('request', (req, res) => { res.shouldKeepAlive = false })
-    httpServer.keepAliveTimeout = 1
-    server.close(() => process.exit(0))
-    setTimeout(() => httpServer.closeAllConnections(), SHUTDOWN_GRACE_MS).unref()
+    setTimeout(stopListeningWhenQueueEmpty, drainMs)
+    setTimeout(() => {
+      console.error(`${name}: ${sockets.size} connection(s) still open after ${graceMs} ms: cut`)
+      process.exit(1)
+    }, graceMs).unref()
   }
+
+  function stopListeningWhenQueueEmpty () {
+    acceptedThisTurn = 0
+    setImmediate(function afterPoll () {
+      // The check phase follows the poll phase, where libuv accepts.
+      if (acceptedThisTurn > 0) {
+        acceptedThisTurn = 0
+        return setImmediate(afterPoll)
+      }
+      // net's close, not http's: http's would also close the connections
+      // accepted but not yet read from (step 3 keeps those).
+      net.Server.prototype.close.call(httpServer, () => process.exit(0))
+      for (const socket of sockets) {
+        // An idle keep-alive connection: it has spoken, and no response is
+        // pending on it (Node keeps the pending one in _httpMessage).
+        if (socket.bytesRead > 0 && !socket._httpMessage) socket.end()
+      }
+    })
+  }
+
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
 }

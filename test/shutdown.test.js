@@ -1,0 +1,155 @@
+'use strict'
+
+// SIGTERM while requests keep arriving: every client gets either its whole
+// response or a refused connection, never a reset or a cut body, and the
+// process exits 0. Run after run, for every variant, as `node <variant>`.
+
+const t = require('tap')
+const net = require('node:net')
+const autocannon = require('autocannon')
+const { VARIANTS, exitOf } = require('./helper')
+const { spawnServer } = require('../util/spawn-server')
+
+// `npm test` runs it 3 times per variant on every Node line; `npm run
+// test:shutdown` (SHUTDOWN_RUNS=20) 20 times, in CI on Node 24.
+const RUNS = Number(process.env.SHUTDOWN_RUNS || 3)
+const CLIENTS = { slow: 10, fast: 50, fixed: 50 } // slow serves tens per second
+// Half the clients connect at once, a moment before the signal: a burst
+// that is still in the kernel's accept queue, or accepted and not yet read,
+// when the signal lands (what a deploy does to a busy server). The other
+// half start evenly over SPREAD_MS, the signal SIGNAL_AT_MS into it: the
+// first find a server at work, the middle ones one draining (the launcher's
+// default SHUTDOWN_DRAIN_MS is 500), the last ones a closed port.
+const SPREAD_MS = 1000
+const SIGNAL_AT_MS = 200
+const BURST_LEAD_MS = 2
+
+function startTimes (count) {
+  const burst = Math.floor(count / 2)
+  return Array.from({ length: count }, (_, i) => i < burst
+    ? SIGNAL_AT_MS - BURST_LEAD_MS
+    : Math.round((i - burst) * SPREAD_MS / (count - burst)))
+}
+t.setTimeout(RUNS * 3 * 5000) // a server start and stop per run and variant, with room
+
+// One client on its own connection: connect after `delayMs`, send one GET,
+// read until the server closes or the whole response is in. Resolves to
+// 'complete', 'refused', 'reset' or 'cut' (the connection ended early).
+function client (port, delayMs) {
+  return new Promise((resolve) => {
+    setTimeout(() => {
+      const socket = net.connect(port, '127.0.0.1')
+      let received = Buffer.alloc(0)
+      let outcome = null
+      socket.on('connect', () => socket.write('GET /seed/v1 HTTP/1.1\r\nHost: localhost\r\n\r\n'))
+      socket.on('data', (chunk) => {
+        received = Buffer.concat([received, chunk])
+        if (isComplete(received)) {
+          outcome = 'complete'
+          socket.destroy()
+        }
+      })
+      socket.on('error', (err) => {
+        outcome = outcome || (err.code === 'ECONNREFUSED' ? 'refused' : err.code === 'ECONNRESET' || err.code === 'EPIPE' ? 'reset' : err.code)
+      })
+      socket.on('close', () => resolve(outcome || 'cut'))
+    }, delayMs)
+  })
+}
+
+function isComplete (bytes) {
+  const length = responseLength(bytes)
+  return length !== null && bytes.length >= length
+}
+
+function tally (outcomes) {
+  const counts = {}
+  for (const outcome of outcomes) counts[outcome] = (counts[outcome] || 0) + 1
+  return counts
+}
+
+for (const variant of VARIANTS) {
+  t.test(`node ${variant}: SIGTERM amid ${CLIENTS[variant]} arriving clients, ${RUNS} times: nothing reset or cut, exit 0`, async (t) => {
+    const totals = {}
+    for (let run = 1; run <= RUNS; run++) {
+      const server = await spawnServer(variant)
+      const port = Number(new URL(server.url).port)
+      const clients = startTimes(CLIENTS[variant]).map((delayMs) => client(port, delayMs))
+      setTimeout(() => server.child.kill('SIGTERM'), SIGNAL_AT_MS)
+      const outcomes = await Promise.all(clients)
+      const exit = await exitOf(server.child)
+      const counts = tally(outcomes)
+      for (const [outcome, n] of Object.entries(counts)) totals[outcome] = (totals[outcome] || 0) + n
+      const lost = outcomes.filter((o) => o !== 'complete' && o !== 'refused')
+      if (lost.length > 0 || exit.code !== 0) {
+        t.fail(`run ${run}: ${JSON.stringify(counts)}, exit ${JSON.stringify(exit)}\n${server.output()}`)
+      }
+    }
+    t.pass(`over ${RUNS} runs: ${JSON.stringify(totals)}`)
+    t.ok(totals.complete > 0, 'some were answered in full')
+    t.ok(totals.refused > 0, 'and some, arriving after the drain window, refused')
+  })
+}
+
+t.test('node fixed: SIGTERM in the middle of autocannon -c 100: no response is cut mid-body', async (t) => {
+  const server = await spawnServer('fixed')
+  const proxy = await watchResponses(Number(new URL(server.url).port))
+  t.teardown(proxy.close)
+  const load = autocannon({ url: `http://127.0.0.1:${proxy.port}/seed/v1`, connections: 100, duration: 3 })
+  setTimeout(() => server.child.kill('SIGTERM'), 1000)
+  const result = await load
+  const exit = await exitOf(server.child)
+  t.equal(exit.code, 0, 'exits 0')
+  t.ok(proxy.complete > 1000, `${proxy.complete} whole responses went through, before and during the shutdown`)
+  t.equal(proxy.closedMidResponse, 0, 'the server closed no connection in the middle of a response')
+  t.ok(result.requests.total > 0)
+})
+
+// A TCP relay in front of the server that reads every response the server
+// sends, framed by its Content-Length, and counts the connections the server
+// closed in the middle of one (autocannon reconnects silently when a
+// connection ends, so it would not tell).
+function watchResponses (serverPort) {
+  const watch = { complete: 0, closedMidResponse: 0 }
+  const clients = new Set()
+  const relay = net.createServer((client) => {
+    clients.add(client)
+    client.on('close', () => clients.delete(client))
+    const upstream = net.connect(serverPort, '127.0.0.1')
+    let pending = Buffer.alloc(0)
+    client.pipe(upstream)
+    upstream.on('data', (chunk) => {
+      client.write(chunk)
+      pending = Buffer.concat([pending, chunk])
+      let length
+      while ((length = responseLength(pending)) !== null && pending.length >= length) {
+        watch.complete++
+        pending = pending.subarray(length)
+      }
+    })
+    upstream.on('end', () => {
+      if (pending.length > 0) watch.closedMidResponse++
+      client.end()
+    })
+    upstream.on('error', () => client.destroy())
+    client.on('error', () => upstream.destroy())
+    client.on('close', () => upstream.destroy())
+  })
+  return new Promise((resolve) => relay.listen(0, '127.0.0.1', () => {
+    watch.port = relay.address().port
+    watch.close = () => {
+      for (const client of clients) client.destroy()
+      return new Promise((resolve) => relay.close(() => resolve()))
+    }
+    resolve(watch)
+  }))
+}
+
+// The length of the response at the start of `bytes` (head and body), or
+// null while its head is incomplete.
+function responseLength (bytes) {
+  const end = bytes.indexOf('\r\n\r\n')
+  if (end === -1) return null
+  const length = /\r\ncontent-length: (\d+)/i.exec(bytes.subarray(0, end).toString('latin1'))
+  return end + 4 + (length ? Number(length[1]) : 0)
+}
