@@ -4,6 +4,7 @@
 // its own server on port 0 and closes it in teardown.
 
 const http = require('node:http')
+const net = require('node:net')
 const path = require('node:path')
 const { createContentSource } = require('../util/content')
 const { createMinuteClock } = require('../util/clock')
@@ -81,4 +82,35 @@ function request (url, { method = 'GET', headers = {}, agent = false } = {}) {
   })
 }
 
-module.exports = { VARIANTS, drivenClock, startVariant, spawnVariant, exitOf, request }
+/**
+ * Send `raw` bytes on a fresh connection to `origin`, then `trickle` every
+ * `everyMs` (if given), until the server closes the connection or `waitMs`
+ * passed. Resolves to { received (latin1), ms (until the close) }.
+ */
+function rawExchange (origin, raw, { trickle = null, everyMs = 200, waitMs = 2000 } = {}) {
+  const { hostname, port } = new URL(origin)
+  return new Promise((resolve) => {
+    const started = Date.now()
+    const socket = net.connect(Number(port), hostname, () => socket.write(raw))
+    let received = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk) => { received += chunk })
+    socket.on('error', () => {})
+    const dripping = trickle && setInterval(() => { if (socket.writable) socket.write(trickle) }, everyMs)
+    const timer = setTimeout(() => socket.destroy(), waitMs)
+    socket.on('close', () => {
+      clearTimeout(timer)
+      clearInterval(dripping)
+      resolve({ received, ms: Date.now() - started })
+    })
+  })
+}
+
+/**
+ * The status codes of the responses in `received`, in order.
+ */
+function statusesOf (received) {
+  return [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]))
+}
+
+module.exports = { VARIANTS, drivenClock, startVariant, spawnVariant, exitOf, request, rawExchange, statusesOf }

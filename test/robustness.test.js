@@ -6,22 +6,7 @@
 const t = require('tap')
 const net = require('node:net')
 const http = require('node:http')
-const { VARIANTS, startVariant, request } = require('./helper')
-
-// Sends `raw` on a fresh connection; resolves to what came back before the
-// server closed it (or `waitMs` passed).
-function rawExchange (origin, raw, waitMs = 2000) {
-  const { hostname, port } = new URL(origin)
-  return new Promise((resolve) => {
-    const socket = net.connect(Number(port), hostname, () => socket.write(raw))
-    let received = ''
-    socket.setEncoding('latin1')
-    socket.on('data', (chunk) => { received += chunk })
-    socket.on('error', () => {})
-    const timer = setTimeout(() => socket.destroy(), waitMs)
-    socket.on('close', () => { clearTimeout(timer); resolve(received) })
-  })
-}
+const { VARIANTS, startVariant, request, rawExchange } = require('./helper')
 
 async function stillServing (t, url) {
   const res = await request(url)
@@ -69,8 +54,8 @@ for (const variant of VARIANTS) {
 
   t.test(`${variant}: bytes that are not HTTP get 400 and a closed connection`, async (t) => {
     const { origin, url } = await startVariant(t, variant)
-    const reply = await rawExchange(origin, '\x16\x03\x01 this is not http\r\n\r\n')
-    t.match(reply, /^HTTP\/1\.1 400 Bad Request/)
+    const { received } = await rawExchange(origin, '\x16\x03\x01 this is not http\r\n\r\n')
+    t.match(received, /^HTTP\/1\.1 400 Bad Request/)
     await stillServing(t, url)
   })
 

@@ -10,8 +10,8 @@ const autocannon = require('autocannon')
 const { VARIANTS, exitOf } = require('./helper')
 const { spawnServer } = require('../util/spawn-server')
 
-// `npm test` runs it 3 times per variant on every Node line; `npm run
-// test:shutdown` (SHUTDOWN_RUNS=20) 20 times, in CI on Node 24.
+// `npm test` runs it 3 times per variant on every Node line (9 per CI run);
+// `npm run test:shutdown` 20 times (SHUTDOWN_RUNS=20), about 80 s.
 const RUNS = Number(process.env.SHUTDOWN_RUNS || 3)
 const CLIENTS = { slow: 10, fast: 50, fixed: 50 } // slow serves tens per second
 // Half the clients connect at once, a moment before the signal: a burst

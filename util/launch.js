@@ -15,6 +15,14 @@ const DEFAULT_HOST = '127.0.0.1'
 // and cuts whatever is still open after the grace period.
 const DEFAULT_DRAIN_MS = 500
 const SHUTDOWN_GRACE_MS = 5000
+// Slow clients (slowloris) are cut by Node's headersTimeout (the whole
+// head must arrive within it; a connection that sends nothing counts too)
+// and requestTimeout (the whole request), answered 408. Node's defaults
+// are 60 s and 300 s, checked every 30 s; these are tighter, and checked
+// every second.
+const DEFAULT_HEADERS_TIMEOUT_MS = 10000
+const DEFAULT_REQUEST_TIMEOUT_MS = 30000
+const TIMEOUT_CHECK_INTERVAL_MS = 1000
 
 let launched = null
 
@@ -27,12 +35,20 @@ let launched = null
  * OVERLOAD_MAX_DELAY_MS (opt-in overload protection: 503 while the event
  * loop lags more than this) with OVERLOAD_RETRY_AFTER_S (default 1), and
  * SHUTDOWN_DRAIN_MS (default 500: how long it keeps accepting after SIGINT
- * or SIGTERM; see closeGracefullyOnSignals). Resolves to the listening server.
+ * or SIGTERM; see closeGracefullyOnSignals), HEADERS_TIMEOUT_MS (default
+ * 10000) and REQUEST_TIMEOUT_MS (default 30000): slow clients get 408.
+ * Resolves to the listening server.
  */
 async function launch (createServer, location, env = process.env) {
   const name = path.basename(location, '.js')
   const port = parsePort(env.PORT)
   const drainMs = parseDrainMs(env.SHUTDOWN_DRAIN_MS)
+  const headersTimeout = parseMilliseconds('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS)
+  const requestTimeout = parseMilliseconds('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS)
+  if (requestTimeout < headersTimeout) {
+    console.error(`REQUEST_TIMEOUT_MS (${requestTimeout}) must be at least HEADERS_TIMEOUT_MS (${headersTimeout}): the head is part of the request`)
+    process.exit(2)
+  }
   const host = env.HOST || DEFAULT_HOST
   const server = await createServer({ source: createContentSource({ seed: env.SEED }) })
   const overload = parseOverloadOptions(env)
@@ -42,6 +58,13 @@ async function launch (createServer, location, env = process.env) {
   }
   launched = server
 
+  const httpServer = server.server || server // restify wraps an http.Server
+  httpServer.headersTimeout = headersTimeout
+  httpServer.requestTimeout = requestTimeout
+  // restify creates its http.Server without options; Node reads this one
+  // when the server starts listening (hostile-input.test.js pins that).
+  httpServer.connectionsCheckingInterval = TIMEOUT_CHECK_INTERVAL_MS
+
   server.on('error', (err) => {
     console.error(`${name}: cannot listen on ${host}:${port}: ${err.message}`)
     process.exit(1)
@@ -49,7 +72,7 @@ async function launch (createServer, location, env = process.env) {
   server.listen(port, host, () => {
     console.log(`${name} listening on ${urlOf(server)}${CONTENT_URL}`)
   })
-  closeGracefullyOnSignals(server, name, { drainMs, graceMs: SHUTDOWN_GRACE_MS })
+  closeGracefullyOnSignals(httpServer, name, { drainMs, graceMs: SHUTDOWN_GRACE_MS })
   return server
 }
 
@@ -71,6 +94,16 @@ function parseDrainMs (value) {
     process.exit(2)
   }
   return drainMs
+}
+
+function parseMilliseconds (name, value, fallback) {
+  if (value === undefined || value === '') return fallback
+  const ms = Number(value)
+  if (!Number.isInteger(ms) || ms < 1) {
+    console.error(`${name} must be an integer number of milliseconds >= 1, got ${JSON.stringify(value)}`)
+    process.exit(2)
+  }
+  return ms
 }
 
 function parseOverloadOptions (env) {
@@ -113,8 +146,7 @@ function urlOf (server) {
 //     server may close an idle connection, and clients expect it).
 //  4. The process exits 0 once no connection is left; if any is still open
 //     after SHUTDOWN_GRACE_MS, it exits 1, cutting them, and says so.
-function closeGracefullyOnSignals (server, name, { drainMs, graceMs }) {
-  const httpServer = server.server || server // restify wraps an http.Server
+function closeGracefullyOnSignals (httpServer, name, { drainMs, graceMs }) {
   const sockets = new Set()
   let acceptedThisTurn = 0
   httpServer.on('connection', (socket) => {

@@ -1,0 +1,108 @@
+'use strict'
+
+// Hostile clients, by class, against `node <variant>` as a user starts it:
+// each gets a clear status or a clean close, and the next request is
+// served. Where the answer is Node's own (its HTTP parser, its limits), the
+// test pins it, so that a Node upgrade that changes it is noticed.
+// The launcher's slow-client timeouts are shortened here through their
+// settings (defaults: 10 s for the head, 30 s for the whole request).
+
+const t = require('tap')
+const net = require('node:net')
+const { VARIANTS, request, rawExchange, statusesOf } = require('./helper')
+const { spawnServer } = require('../util/spawn-server')
+
+const HEADERS_TIMEOUT_MS = 1000
+const REQUEST_TIMEOUT_MS = 2000
+const CHECK_INTERVAL_MS = 1000 // the launcher checks the timeouts every second
+const IDLE_CONNECTIONS = 1000
+const PIPELINED = { slow: 20, fast: 500, fixed: 500 } // slow answers tens per second
+
+async function stillServing (t, url) {
+  t.equal((await request(url)).status, 200, 'the next request is served normally')
+}
+
+// One server per variant takes every class in turn: each must leave it
+// serving the next.
+for (const variant of VARIANTS) {
+  t.test(`node ${variant} against hostile clients`, async (t) => {
+    const server = await spawnServer(variant, {
+      env: { HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) }
+    })
+    t.teardown(server.stop)
+    const { url } = server
+    const origin = new URL(url).origin
+    const { hostname, port } = new URL(origin)
+
+    t.test(`slow clients (slowloris) get 408 and a closed connection, while ${IDLE_CONNECTIONS} idle connections wait`, async (t) => {
+      const waitMs = REQUEST_TIMEOUT_MS + CHECK_INTERVAL_MS + 2000
+      const idle = await Promise.all(Array.from({ length: IDLE_CONNECTIONS }, () => new Promise((resolve) => {
+        const socket = net.connect(Number(port), hostname, () => resolve(socket))
+        socket.on('error', () => {})
+        socket.resume() // read, so that the server's answer and close are seen
+      })))
+      t.teardown(() => idle.forEach((socket) => socket.destroy()))
+      const idleClosed = Promise.all(idle.map((socket) => new Promise((resolve) => socket.on('close', resolve))))
+      const [slowHead, slowBody] = await Promise.all([
+        rawExchange(origin, 'GET /seed/v1 HTTP/1.1\r\nHost: x\r\n', { trickle: 'X-Drip: 1\r\n', waitMs }),
+        rawExchange(origin, 'GET /seed/v1 HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n', { trickle: 'a', waitMs }),
+        (async () => {
+          await stillServing(t, url) // idle connections block nobody
+          const started = Date.now()
+          await idleClosed
+          t.ok(Date.now() - started < HEADERS_TIMEOUT_MS + CHECK_INTERVAL_MS + 1000,
+            `the ${IDLE_CONNECTIONS} idle connections were closed by the server within the headers timeout`)
+        })()
+      ])
+      t.same(statusesOf(slowHead.received), [408], 'a head that never ends: 408')
+      t.ok(slowHead.ms >= HEADERS_TIMEOUT_MS && slowHead.ms < HEADERS_TIMEOUT_MS + CHECK_INTERVAL_MS + 1000,
+        `closed after the headers timeout (${slowHead.ms} ms)`)
+      t.same(statusesOf(slowBody.received), [200, 408], 'a body that never ends: answered, then 408')
+      t.ok(slowBody.ms >= REQUEST_TIMEOUT_MS && slowBody.ms < REQUEST_TIMEOUT_MS + CHECK_INTERVAL_MS + 1000,
+        `closed after the request timeout (${slowBody.ms} ms)`)
+      await stillServing(t, url)
+    })
+
+    t.test('request smuggling (conflicting Content-Length and Transfer-Encoding) gets 400', async (t) => {
+      const attempts = {
+        'Content-Length with Transfer-Encoding': 'POST /seed/v1 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n',
+        'two different Content-Lengths': 'POST /seed/v1 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nabcdef',
+        'chunked not last in Transfer-Encoding': 'POST /seed/v1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n'
+      }
+      for (const [name, raw] of Object.entries(attempts)) {
+        const { received } = await rawExchange(origin, raw)
+        t.same(statusesOf(received), [400], `${name}: 400 and the connection closed, nothing smuggled`)
+      }
+      await stillServing(t, url)
+    })
+
+    t.test('an over-long URL gets 431', async (t) => {
+      const { received } = await rawExchange(origin, `GET /seed/v1?${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`)
+      t.same(statusesOf(received), [431], "over Node's 16 KB header limit, which counts the request line")
+      await stillServing(t, url)
+    })
+
+    t.test(`a pipelined flood of ${PIPELINED[variant]} requests is answered in order`, async (t) => {
+      const count = PIPELINED[variant]
+      const flood = 'GET /seed/v1 HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(count - 1) + 'GET /seed/v1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'
+      const { received } = await rawExchange(origin, flood, { waitMs: 20000 })
+      t.same(statusesOf(received), Array(count).fill(200), `${count} responses, every one a 200`)
+      await stillServing(t, url)
+    })
+
+    t.test('clients that reset mid-request do no harm', async (t) => {
+      const partial = ['GET /seed/v1 HTTP/1.1\r\nHo', 'POST /seed/v1 HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc', 'GET /seed/v1 HTTP/1.1\r\nHost: x\r\n\r\n']
+      for (let i = 0; i < 30; i++) {
+        await new Promise((resolve) => {
+          const socket = net.connect(Number(port), hostname, () => {
+            socket.write(partial[i % partial.length])
+            setImmediate(() => socket.resetAndDestroy()) // RST, not FIN
+          })
+          socket.on('error', () => {})
+          socket.on('close', resolve)
+        })
+      }
+      await stillServing(t, url)
+    })
+  })
+}
