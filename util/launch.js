@@ -126,15 +126,17 @@ function urlOf (server) {
 // Shutdown on SIGINT or SIGTERM loses nothing a client was promised: every
 // client gets its whole response or a refused connection, never a reset.
 //
-// Written here because the maintained libraries, stoppable (which
-// @godaddy/terminus uses) and http-terminator, close the listening socket at
-// once and destroy every connection without a response in flight, and
-// close-with-grace leaves the closing to you. Both steps reset clients:
-// closing a listener resets the connections still waiting in the kernel's
-// accept queue (with libuv accepting one per event-loop turn, a busy server
-// can have many), and a connection accepted a moment ago whose request has
-// not been read yet looks idle. Node's own server.close() does the same
-// since Node 19 (it closes "idle" connections). So, in order:
+// Written here because the maintained libraries lose such clients:
+// stoppable (which @godaddy/terminus uses) closes the listening socket at
+// once and ends every connection that has no request yet; http-terminator
+// destroys every connection accepted after the signal and every one without
+// a response in flight; close-with-grace leaves the closing to you. Closing
+// a listener resets the connections still waiting in the kernel's accept
+// queue (with libuv accepting one per event-loop turn, a busy server can
+// have many), and a connection accepted a moment ago whose request has not
+// been read yet looks idle, though its request is on the way. Node's own
+// server.close() does both since Node 19 (it closes "idle" connections).
+// So, in order:
 //  1. For the drain window (SHUTDOWN_DRAIN_MS) the server keeps accepting,
 //     so connections already on their way are served, and every response
 //     from the signal on says `Connection: close`.
