@@ -12,8 +12,8 @@ const net = require('node:net')
 const { VARIANTS, request, rawExchange, statusesOf } = require('./helper')
 const { spawnServer } = require('../util/spawn-server')
 
-const HEADERS_TIMEOUT_MS = 1000
-const REQUEST_TIMEOUT_MS = 2000
+const HEADERS_TIMEOUT_MS = 500
+const REQUEST_TIMEOUT_MS = 1000
 const CHECK_INTERVAL_MS = 1000 // the launcher checks the timeouts every second
 const IDLE_CONNECTIONS = 1000
 const PIPELINED = { slow: 20, fast: 500, fixed: 500 } // slow answers tens per second

@@ -12,7 +12,7 @@ const { VARIANTS, exitOf, request } = require('./helper')
 const { spawnServer } = require('../util/spawn-server')
 
 const BLOCKER = path.join(__dirname, 'fixtures', 'block-event-loop.js')
-const BLOCK_MS = 1500
+const BLOCK_MS = 700
 const PROTECTION = { OVERLOAD_MAX_DELAY_MS: '50', OVERLOAD_RETRY_AFTER_S: '3' }
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
