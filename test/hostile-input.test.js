@@ -36,13 +36,21 @@ for (const variant of VARIANTS) {
 
     t.test(`slow clients (slowloris) get 408 and a closed connection, while ${IDLE_CONNECTIONS} idle connections wait`, async (t) => {
       const waitMs = REQUEST_TIMEOUT_MS + CHECK_INTERVAL_MS + 2000
-      const idle = await Promise.all(Array.from({ length: IDLE_CONNECTIONS }, () => new Promise((resolve) => {
-        const socket = net.connect(Number(port), hostname, () => resolve(socket))
+      // Past the listen backlog (511) a connection waits for a SYN retry, a
+      // second or more; the first ones may be answered 408 and closed by then.
+      const idle = Array.from({ length: IDLE_CONNECTIONS }, () => {
+        const socket = net.connect(Number(port), hostname)
         socket.on('error', () => {})
         socket.resume() // read, so that the server's answer and close are seen
-      })))
-      t.teardown(() => idle.forEach((socket) => socket.destroy()))
-      const idleClosed = Promise.all(idle.map((socket) => new Promise((resolve) => socket.on('close', resolve))))
+        return {
+          socket,
+          settled: new Promise((resolve) => { socket.once('connect', resolve); socket.once('close', resolve) }),
+          closed: new Promise((resolve) => socket.once('close', resolve))
+        }
+      })
+      t.teardown(() => idle.forEach(({ socket }) => socket.destroy()))
+      await Promise.all(idle.map(({ settled }) => settled))
+      const idleClosed = Promise.all(idle.map(({ closed }) => closed))
       const [slowHead, slowBody] = await Promise.all([
         rawExchange(origin, 'GET /seed/v1 HTTP/1.1\r\nHost: x\r\n', { trickle: 'X-Drip: 1\r\n', waitMs }),
         rawExchange(origin, 'GET /seed/v1 HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n', { trickle: 'a', waitMs }),
