@@ -9,6 +9,7 @@
 
 const t = require('tap')
 const net = require('node:net')
+const http = require('node:http')
 const { VARIANTS, request, rawExchange, statusesOf } = require('./helper')
 const { spawnServer } = require('../util/spawn-server')
 
@@ -16,6 +17,7 @@ const HEADERS_TIMEOUT_MS = 500
 const REQUEST_TIMEOUT_MS = 1000
 const CHECK_INTERVAL_MS = 1000 // the launcher checks the timeouts every second
 const IDLE_CONNECTIONS = 1000
+const KEEP_ALIVE_IDLE = { slow: 50, fast: 1000, fixed: 1000 } // each slow request adds a listener
 const PIPELINED = { slow: 20, fast: 500, fixed: 500 } // slow answers tens per second
 
 async function stillServing (t, url) {
@@ -68,6 +70,20 @@ for (const variant of VARIANTS) {
       t.same(statusesOf(slowBody.received), [200, 408], 'a body that never ends: answered, then 408')
       t.ok(slowBody.ms >= REQUEST_TIMEOUT_MS && slowBody.ms < REQUEST_TIMEOUT_MS + CHECK_INTERVAL_MS + 1000,
         `closed after the request timeout (${slowBody.ms} ms)`)
+      await stillServing(t, url)
+    })
+
+    t.test(`${KEEP_ALIVE_IDLE[variant]} keep-alive connections left idle after their response block nobody`, async (t) => {
+      const count = KEEP_ALIVE_IDLE[variant]
+      // An agent per client: one connection each, kept open once answered.
+      const agents = Array.from({ length: count }, () => new http.Agent({ keepAlive: true }))
+      t.teardown(() => agents.forEach((agent) => agent.destroy()))
+      const responses = await Promise.all(agents.map((agent) => request(url, { agent })))
+      t.same([...new Set(responses.map((res) => res.status))], [200], 'every one answered 200')
+      t.same([...new Set(responses.map((res) => res.headers['keep-alive']))], ['timeout=5'],
+        "and told Node's keepAliveTimeout, which closes them after 5 s idle (pinned)")
+      const idle = agents.filter((agent) => Object.values(agent.freeSockets).flat().length === 1).length
+      t.equal(idle, count, `${count} connections now idle and open`)
       await stillServing(t, url)
     })
 
