@@ -98,9 +98,9 @@ async function checkConditionalGet (url, { curl } = {}) {
     notModifiedProblems(conditionalHead, first, RULES.noneMatch))
 
   if (!lastModified) {
-    const note = 'the 200 has no Last-Modified: nothing to check If-Modified-Since against'
-    steps.push({ name: 'If-Modified-Since with the Last-Modified date', outcome: 'skip', sent: '', received: '', broken: [], note })
-    steps.push({ name: 'If-None-Match takes precedence over If-Modified-Since', outcome: 'skip', sent: '', received: '', broken: [], note })
+    const why = 'the 200 has no Last-Modified: nothing to check If-Modified-Since against'
+    steps.push({ name: 'If-Modified-Since with the Last-Modified date', outcome: 'skip', sent: '', received: '', broken: [], note: why })
+    steps.push({ name: 'If-None-Match takes precedence over If-Modified-Since', outcome: 'skip', sent: '', received: '', broken: [], note: why })
   } else {
     const since = await send('GET', { 'If-Modified-Since': lastModified })
     record('If-Modified-Since with the Last-Modified date', `GET with If-Modified-Since: ${lastModified}`, since,
