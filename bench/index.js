@@ -1,32 +1,19 @@
 'use strict'
 
-// `node bench [options]`: the command over bench/run.js (measuring) and
-// bench/report.js (printing). Exit codes: 0 all held, 1 a goal or check
-// failed, 2 bad options.
+// `node bench [options]`: the command over bench/run.js (measuring),
+// bench/evaluate.js (judging) and bench/report.js (printing). Exit codes:
+// 0 all held, 1 a goal or check failed, 2 bad options.
 
 const fs = require('node:fs')
-const { parseOptions, UsageError, USAGE } = require('./options')
-const { RATIOS, MODES, TARGETS } = require('./goals')
+const { runAsProcess, UsageError } = require('../tooling/command')
+const { parseOptions, USAGE } = require('./options')
 const { runComparison, describeMachine } = require('./run')
-const { evaluateRatios, compareWithBaseline, summarizeTargets, checkRequirements } = require('./stats')
+const { evaluateRun } = require('./evaluate')
 const report = require('./report')
 
-async function main (argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
-  let options, baseline
-  try {
-    options = parseOptions(argv)
-    if (options.help) {
-      stdout.write(USAGE)
-      return 0
-    }
-    baseline = options.baseline && readBaseline(options.baseline)
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err
-    stderr.write(`bench: ${err.message}\nRun "node bench --help" for the options.\n`)
-    return 2
-  }
-
-  const mode = MODES[options.mode]
+async function main (argv, { stdout, stderr }) {
+  const options = parseOptions(argv)
+  const baseline = options.baseline ? readBaseline(options.baseline) : null
   const { protocol } = options
   const progress = Boolean(stderr.isTTY) && !process.env.CI
   stdout.write(report.renderProtocol({ mode: options.mode, protocol, machine: describeMachine() }) + '\n\n')
@@ -37,16 +24,8 @@ async function main (argv, { stdout = process.stdout, stderr = process.stderr } 
     onRun: (run) => stdout.write(`  round ${run.round}/${protocol.rounds}  ${run.target.padEnd(nameWidth)} ` +
       `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(8)} req/s\n`)
   })
-
-  const conditionalTargets = protocol.targets.filter((t) => TARGETS[t].conditional)
-  const results = {
-    mode: options.mode,
-    ...measured,
-    summaries: summarizeTargets(measured.runs, protocol.targets),
-    ratios: evaluateRatios(measured.runs, RATIOS, mode.goals),
-    failedChecks: checkRequirements(measured.runs, mode, conditionalTargets)
-  }
-  results.baseline = baseline ? compareWithBaseline(results.ratios, baseline.ratios, options.tolerance) : []
+  const { enforced, failures, unenforced, ...evaluation } = evaluateRun(measured, { mode: options.mode, baseline, tolerance: options.tolerance })
+  const results = { mode: options.mode, ...measured, ...evaluation }
 
   stdout.write('\n' + report.renderTable(results.summaries) + '\n\n')
   stdout.write(report.renderRatios(results.ratios, results.baseline) + '\n\n')
@@ -55,21 +34,14 @@ async function main (argv, { stdout = process.stdout, stderr = process.stderr } 
   if (options.json) fs.writeFileSync(options.json, JSON.stringify(results, null, 2) + '\n')
   if (options.markdown) fs.writeFileSync(options.markdown, report.renderMarkdown(results))
 
-  const missedGoals = results.ratios.filter((r) => r.holds === false).map((r) =>
-    `${r.name} is ${r.value.toPrecision(4)}, goal ${r.better === 'lower' ? '<=' : '>='} ${r.goal}`)
-  const failures = [
-    ...(mode.enforce ? [...missedGoals, ...results.failedChecks] : []),
-    ...results.baseline.filter((b) => !b.holds).map((b) =>
-      `${b.name} moved ${(b.change * 100).toFixed(1)} % from the baseline's ${b.baseline.toFixed(2)} (tolerance ${options.tolerance * 100} %)`)
-  ]
-  if (!mode.enforce && missedGoals.length + results.failedChecks.length > 0) {
+  if (unenforced.length > 0) {
     stdout.write(`(mode ${options.mode} reports goals without enforcing them: run "npm run bench" for the checked comparison)\n`)
   }
   if (failures.length > 0) {
     stderr.write(`bench: FAILED\n${failures.map((f) => `  - ${f}`).join('\n')}\n`)
     return 1
   }
-  stdout.write(`bench: ${mode.enforce ? 'every goal holds' : 'done'}\n`)
+  stdout.write(`bench: ${enforced ? 'every goal holds' : 'done'}\n`)
   return 0
 }
 
@@ -84,14 +56,8 @@ function readBaseline (file) {
   return parsed
 }
 
-module.exports = { main }
+const command = { name: 'bench', usage: USAGE, main }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => { process.exitCode = code },
-    (err) => {
-      console.error(`bench: ${err.stack || err.message}`)
-      process.exitCode = 1
-    }
-  )
-}
+module.exports = { command }
+
+if (require.main === module) runAsProcess(command)

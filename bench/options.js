@@ -2,11 +2,8 @@
 
 // Command-line options of the benchmark, checked before anything starts.
 
-const { parseArgs } = require('node:util')
 const { TARGETS, MODES, MAX_CONDITIONAL_SECONDS } = require('./goals')
-const { numberOption } = require('../util/number-option')
-
-class UsageError extends Error {}
+const { UsageError, parseCommandLine, numberOption } = require('../tooling/command')
 
 const USAGE = `Usage: node bench [options]
 
@@ -38,44 +35,32 @@ ${Object.entries(MODES).map(([name, { protocol: p }]) =>
 /**
  * Parse `argv` (without node and script) into the run's settings:
  * { mode, protocol: { targets, connections, warmup, duration, rounds },
- *   json, markdown, baseline, tolerance, help }.
+ *   json, markdown, baseline, tolerance }.
  * Throws UsageError with a message for anything it cannot accept.
  */
 function parseOptions (argv) {
-  let values
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        mode: { type: 'string', default: 'full' },
-        targets: { type: 'string' },
-        connections: { type: 'string' },
-        warmup: { type: 'string' },
-        duration: { type: 'string' },
-        rounds: { type: 'string' },
-        json: { type: 'string' },
-        markdown: { type: 'string' },
-        baseline: { type: 'string' },
-        tolerance: { type: 'string', default: '25' },
-        help: { type: 'boolean', default: false }
-      }
-    }))
-  } catch (err) {
-    throw new UsageError(err.message)
-  }
-  if (values.help) return { help: true }
+  const { values } = parseCommandLine(argv, {
+    mode: { type: 'string', default: 'full' },
+    targets: { type: 'string' },
+    connections: { type: 'string' },
+    warmup: { type: 'string' },
+    duration: { type: 'string' },
+    rounds: { type: 'string' },
+    json: { type: 'string' },
+    markdown: { type: 'string' },
+    baseline: { type: 'string' },
+    tolerance: { type: 'string', default: '25' }
+  })
 
   const mode = MODES[values.mode]
   if (!mode) throw new UsageError(`--mode must be one of ${Object.keys(MODES).join(', ')}, got "${values.mode}"`)
 
   const protocol = {
     targets: values.targets === undefined ? mode.protocol.targets : parseTargets(values.targets),
-    connections: number('connections', values.connections, mode.protocol.connections, { min: 1, integer: true }),
-    warmup: number('warmup', values.warmup, mode.protocol.warmup, { min: 0 }),
-    duration: number('duration', values.duration, mode.protocol.duration, { min: 0.5 }),
-    rounds: number('rounds', values.rounds, mode.protocol.rounds, { min: 1, integer: true })
+    connections: numberOption('connections', values.connections, mode.protocol.connections, { min: 1, integer: true }),
+    warmup: numberOption('warmup', values.warmup, mode.protocol.warmup, { min: 0 }),
+    duration: numberOption('duration', values.duration, mode.protocol.duration, { min: 0.5 }),
+    rounds: numberOption('rounds', values.rounds, mode.protocol.rounds, { min: 1, integer: true })
   }
   const conditional = protocol.targets.filter((target) => TARGETS[target].conditional)
   if (conditional.length > 0 && protocol.warmup + protocol.duration > MAX_CONDITIONAL_SECONDS) {
@@ -88,8 +73,7 @@ function parseOptions (argv) {
     json: values.json,
     markdown: values.markdown,
     baseline: values.baseline,
-    tolerance: number('tolerance', values.tolerance, 25, { min: 0 }) / 100,
-    help: false
+    tolerance: numberOption('tolerance', values.tolerance, 25, { min: 0 }) / 100
   }
 }
 
@@ -103,13 +87,4 @@ function parseTargets (list) {
   return targets
 }
 
-// Option values are checked where they are read; a bad one is a usage error.
-function number (...args) {
-  try {
-    return numberOption(...args)
-  } catch (err) {
-    throw new UsageError(err.message)
-  }
-}
-
-module.exports = { parseOptions, UsageError, USAGE }
+module.exports = { parseOptions, USAGE }

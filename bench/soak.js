@@ -2,16 +2,25 @@
 
 // `npm run soak -- <variant> [--duration S] [--connections N]`: sustained
 // autocannon load on one variant, sampling the server's retained heap, RSS
-// and 'after' listeners over time. fast and fixed must finish with no errors
-// or timeouts and a flat heap; slow's leak is reported for what it is.
+// and 'after' listeners over time (through tooling/probe.js in the server).
+// fast and fixed must finish with no errors or timeouts and a flat heap;
+// slow's leak is reported for what it is.
 // Exit codes: 0 held, 1 a check failed, 2 bad arguments.
 
-const { parseArgs } = require('node:util')
 const autocannon = require('autocannon')
-const { numberOption } = require('../util/number-option')
+const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
+const { VARIANTS } = require('../tooling/repo')
 const { startTarget } = require('./target-process')
 
-const VARIANTS = ['slow', 'fast', 'fixed']
+const USAGE = `Usage: npm run soak -- <variant> [--duration SECONDS] [--connections N]
+
+Loads one variant (${VARIANTS.join(', ')}) with autocannon for --duration
+seconds (default 60) at --connections (default 100), and samples the
+server's retained heap (after a full GC), RSS and 'after' listeners every
+second. fast and fixed must end with no errors, no timeouts, only 200s, a
+flat heap and one 'after' listener at most; slow's leak is reported.
+Exit codes: 0 every check held, 1 a check failed, 2 bad arguments.
+`
 // Retained heap (after a full GC) may grow this much from the first sample
 // after warm-up to the last, for fast and fixed. Their state is a few
 // representations of 10 KB, so real growth is a leak.
@@ -25,16 +34,18 @@ const MB = 2 ** 20
  * rssGrowth, checks: [{ name, pass, detail }] }.
  */
 async function soak (variant, { duration = 60, connections = 100, log = () => {} } = {}) {
-  const server = await startTarget(variant, { nodeArgs: ['--expose-gc', '-r', './bench/report-memory.js'], ipc: true })
+  const server = await startTarget(variant, { nodeArgs: ['--expose-gc'] })
   const samples = []
   const started = Date.now()
   let served = 0
   const sample = () => new Promise((resolve) => {
-    server.child.once('message', (memory) => {
+    server.child.on('message', function onSample ({ type, ...memory }) {
+      if (type !== 'sample') return
+      server.child.off('message', onSample)
       samples.push({ seconds: (Date.now() - started) / 1000, requests: served, ...memory })
       resolve()
     })
-    server.child.send('sample')
+    server.child.send({ type: 'sample' })
   })
   try {
     await sample()
@@ -113,15 +124,14 @@ function signedMb (bytes) {
   return `${bytes >= 0 ? '+' : ''}${(bytes / MB).toFixed(1)} MB`
 }
 
-function parseCommandLine (argv) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { duration: { type: 'string' }, connections: { type: 'string' } }
-  })
+function parseSoakCommandLine (argv) {
+  const { values, positionals } = parseCommandLine(argv, {
+    duration: { type: 'string' },
+    connections: { type: 'string' }
+  }, { positionals: true })
   const [variant, ...rest] = positionals
-  if (!VARIANTS.includes(variant)) throw new Error(`name a variant: ${VARIANTS.join(', ')} (got "${variant ?? ''}")`)
-  if (rest.length > 0) throw new Error(`unexpected argument "${rest[0]}"`)
+  if (!VARIANTS.includes(variant)) throw new UsageError(`name a variant: ${VARIANTS.join(', ')} (got "${variant ?? ''}")`)
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
   return {
     variant,
     duration: numberOption('duration', values.duration, 60, { min: 2 }),
@@ -129,27 +139,18 @@ function parseCommandLine (argv) {
   }
 }
 
-async function main (argv) {
-  let command
-  try {
-    command = parseCommandLine(argv)
-  } catch (err) {
-    console.error(`soak: ${err.message}\nUsage: npm run soak -- <variant> [--duration SECONDS] [--connections N]`)
-    return 2
-  }
-  const { variant, duration, connections } = command
-  console.log(`Soak: ${variant}, autocannon -c ${connections} for ${duration} s; memory after a full GC, sampled every ${SAMPLE_EVERY_MS / 1000} s`)
-  const report = await soak(variant, { duration, connections, log: console.log })
-  console.log(`\n${report.requests} requests, ${report.errors} errors, ${report.timeouts} timeouts, ${report.non2xx} non-2xx`)
-  for (const check of report.checks) console.log(`${check.pass ? 'PASS' : 'FAIL'}  ${check.name}: ${check.detail}`)
+async function main (argv, { stdout }) {
+  const { variant, duration, connections } = parseSoakCommandLine(argv)
+  const print = (line) => stdout.write(line + '\n')
+  print(`Soak: ${variant}, autocannon -c ${connections} for ${duration} s; memory after a full GC, sampled every ${SAMPLE_EVERY_MS / 1000} s`)
+  const report = await soak(variant, { duration, connections, log: print })
+  print(`\n${report.requests} requests, ${report.errors} errors, ${report.timeouts} timeouts, ${report.non2xx} non-2xx`)
+  for (const check of report.checks) print(`${check.pass ? 'PASS' : 'FAIL'}  ${check.name}: ${check.detail}`)
   return report.checks.every((c) => c.pass) ? 0 : 1
 }
 
-module.exports = { soak }
+const command = { name: 'soak', usage: USAGE, main }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code }, (err) => {
-    console.error(`soak: ${err.stack || err.message}`)
-    process.exitCode = 1
-  })
-}
+module.exports = { soak, command }
+
+if (require.main === module) runAsProcess(command)

@@ -1,22 +1,22 @@
 'use strict'
 
 // A benchmark target in a process of its own, started as a user starts it
-// (util/spawn-server.js) on a free port of 127.0.0.1, and watched through
+// (tooling/spawn-server.js) on a free port of 127.0.0.1, and watched through
 // /proc for its CPU time and peak memory.
 
 const fs = require('node:fs')
 const { execFileSync } = require('node:child_process')
-const { spawnServer } = require('../util/spawn-server')
+const { spawnServer } = require('../tooling/spawn-server')
 
 const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond()
 
 /**
  * Start `node [nodeArgs] <entry>` on 127.0.0.1 with a fixed SEED and `env`
- * added. Resolves to { url, pid, child, cpuMillis(), peakRssBytes(), stop() }.
- * With `ipc`, the child has an IPC channel (child.on('message')).
+ * added. Resolves to { url, pid, child, cpuMillis(), peakRssBytes(), stop() };
+ * `child` talks to tooling/probe.js in the server (child.send, 'message').
  */
-async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], ipc = false } = {}) {
-  const server = await spawnServer(entry, { env: { HOST: '127.0.0.1', SEED: seed, ...env }, nodeArgs, ipc })
+async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [] } = {}) {
+  const server = await spawnServer(entry, { env: { HOST: '127.0.0.1', SEED: seed, ...env }, nodeArgs })
   const pid = server.child.pid
   return {
     url: server.url,

@@ -7,9 +7,9 @@
 // Exit codes: 0 nothing failed, 1 a step failed, 2 bad arguments, curl
 // missing, the server unreachable or no 200 with an ETag to start from.
 
-const { parseArgs } = require('node:util')
 const { checkConditionalGet, CannotCheckError } = require('./conditional-get')
-const { spawnServer } = require('../util/spawn-server')
+const { spawnServer } = require('../tooling/spawn-server')
+const { runAsProcess, parseCommandLine, UsageError } = require('../tooling/command')
 
 const USAGE = `Usage: npm run check:curl -- [--json] [URL]
 
@@ -21,52 +21,38 @@ server sends Last-Modified. --json prints the steps as JSON instead.
 Exit codes: 0 nothing failed, 1 a step failed, 2 nothing could be checked.
 `
 
-async function main (argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
-  let options
-  try {
-    options = parseCommandLine(argv)
-  } catch (err) {
-    stderr.write(`check:curl: ${err.message}\n\n${USAGE}`)
-    return 2
-  }
-  if (options.help) {
-    stdout.write(USAGE)
-    return 0
-  }
-
+async function main (argv, { stdout, stderr }) {
+  const options = parseCheckCommandLine(argv)
   let server = null
   try {
     server = options.url ? null : await spawnServer('fixed')
     const url = options.url || server.url
     const { steps } = await checkConditionalGet(url)
-    const failed = steps.filter((step) => step.outcome === 'fail').length
+    const { passed, failed, skipped } = count(steps)
     if (options.json) {
-      stdout.write(JSON.stringify({ url, steps, ...count(steps) }, null, 2) + '\n')
+      stdout.write(JSON.stringify({ url, steps, passed, failed, skipped }, null, 2) + '\n')
     } else {
       stdout.write(`Conditional GET checks with curl against ${url}${server ? ' (node fixed, started for this run)' : ''}\n\n`)
       stdout.write(steps.map(renderStep).join('\n') + '\n\n')
-      const { passed, skipped } = count(steps)
       stdout.write(`${passed} passed, ${failed} failed, ${skipped} skipped\n`)
     }
     return failed === 0 ? 0 : 1
   } catch (err) {
-    stderr.write(`check:curl: ${err instanceof CannotCheckError ? err.message : err.stack}\n`)
-    return err instanceof CannotCheckError ? 2 : 1
+    if (!(err instanceof CannotCheckError)) throw err
+    // Not a usage error, and not a failed step: nothing could be checked.
+    stderr.write(`check:curl: ${err.message}\n`)
+    return 2
   } finally {
     if (server) await server.stop()
   }
 }
 
-function parseCommandLine (argv) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } }
-  })
-  if (positionals.length > 1) throw new Error(`one URL at most, got ${positionals.length}`)
+function parseCheckCommandLine (argv) {
+  const { values, positionals } = parseCommandLine(argv, { json: { type: 'boolean', default: false } }, { positionals: true })
+  if (positionals.length > 1) throw new UsageError(`one URL at most, got ${positionals.length}`)
   const [url] = positionals
-  if (url !== undefined && !/^https?:\/\//.test(url)) throw new Error(`the URL must start with http:// or https://, got "${url}"`)
-  return { url, json: values.json, help: values.help }
+  if (url !== undefined && !/^https?:\/\//.test(url)) throw new UsageError(`the URL must start with http:// or https://, got "${url}"`)
+  return { url, json: values.json }
 }
 
 function renderStep ({ outcome, name, sent, received, broken, note }) {
@@ -82,11 +68,8 @@ function count (steps) {
   return { passed: of('pass'), failed: of('fail'), skipped: of('skip') }
 }
 
-module.exports = { main }
+const command = { name: 'check:curl', usage: USAGE, main }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code }, (err) => {
-    console.error(`check:curl: ${err.stack}`)
-    process.exitCode = 1
-  })
-}
+module.exports = { command }
+
+if (require.main === module) runAsProcess(command)

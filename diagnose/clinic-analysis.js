@@ -2,12 +2,22 @@
 
 // Reading clinic's own findings from the data a run left in .clinic/: the
 // Doctor's verdict, computed by Doctor's analysis, and Flame's hottest
-// frames, computed by Flame's analysis. These are modules of clinic's tool
-// packages, not its documented API: the lockfile pins their versions and
-// test/clinic/ checks them against real runs.
+// frames, computed by Flame's analysis.
+//
+// These are modules of clinic's tool packages, not a documented API, and
+// clinic is no longer maintained: the versions are pinned exactly in
+// package.json and checked here at load, so an upgrade stops with a message
+// instead of misreading. test/clinic-analysis.test.js reads committed data
+// folders (test/fixtures/clinic/) in npm test; test:clinic, real runs.
 
 const fs = require('node:fs')
 const path = require('node:path')
+const { pipeline } = require('node:stream')
+const { ROOT } = require('../tooling/repo')
+
+const CLINIC_PACKAGES = ['clinic', '@clinic/doctor', '@clinic/flame']
+checkPinnedVersions(CLINIC_PACKAGES, require('../package.json').devDependencies)
+
 const DoctorAnalysis = require('@clinic/doctor/analysis/index.js')
 const SystemInfoDecoder = require('@clinic/doctor/format/system-info-decoder.js')
 const TraceEventDecoder = require('@clinic/doctor/format/trace-event-decoder.js')
@@ -15,11 +25,25 @@ const ProcessStatDecoder = require('@clinic/doctor/format/process-stat-decoder.j
 const analyseFlame = require('@clinic/flame/analysis/index.js')
 const { setStackTop, defaultExclude } = require('@clinic/flame/shared.js')
 
-const ROOT = path.join(__dirname, '..')
+/**
+ * Throws, naming the package and both versions, unless each of `packages`
+ * is installed at exactly the version `pinned` (name -> version) gives.
+ */
+function checkPinnedVersions (packages, pinned) {
+  for (const name of packages) {
+    const installed = require(`${name}/package.json`).version
+    if (installed !== pinned[name]) {
+      throw new Error(`diagnose reads ${name}'s internal modules and knows version ${pinned[name]} only; ` +
+        `${installed} is installed. Run \`npm ci\` to install the pinned version.`)
+    }
+  }
+}
 
 // A data folder `.clinic/123.clinic-doctor` holds `123.clinic-doctor-<kind>`.
 function dataFile (dataDir, kind) {
-  return path.join(dataDir, `${path.basename(dataDir)}-${kind}`)
+  const file = path.join(dataDir, `${path.basename(dataDir)}-${kind}`)
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: not a complete clinic data folder`)
+  return file
 }
 
 /**
@@ -28,10 +52,14 @@ function dataFile (dataDir, kind) {
  * issueCategory is 'none', 'event-loop', 'io', 'gc', 'data' or 'unknown'.
  */
 function readDoctorAnalysis (dataDir) {
-  const systemInfo = fs.createReadStream(dataFile(dataDir, 'systeminfo')).pipe(new SystemInfoDecoder())
-  const traceEvents = fs.createReadStream(dataFile(dataDir, 'traceevent')).pipe(new TraceEventDecoder(systemInfo))
-  const processStats = fs.createReadStream(dataFile(dataDir, 'processstat')).pipe(new ProcessStatDecoder())
   return new Promise((resolve, reject) => {
+    // Every file found before any is read: a missing one stops it all here.
+    const [systemInfoFile, traceEventFile, processStatFile] = ['systeminfo', 'traceevent', 'processstat'].map((kind) => dataFile(dataDir, kind))
+    // Each file decoded through a pipeline, so a read error rejects.
+    const decoded = (file, decoder) => pipeline(fs.createReadStream(file), decoder, (err) => { if (err) reject(err) })
+    const systemInfo = decoded(systemInfoFile, new SystemInfoDecoder())
+    const traceEvents = decoded(traceEventFile, new TraceEventDecoder(systemInfo))
+    const processStats = decoded(processStatFile, new ProcessStatDecoder())
     new DoctorAnalysis(systemInfo, traceEvents, processStats)
       .on('data', ({ issueCategory, issues }) => resolve({ issueCategory, issues }))
       .on('error', reject)
@@ -56,30 +84,36 @@ function prefixed (prefix, object) {
 
 /**
  * Flame's hottest frames in the run in `dataDir`, by self time ("top of
- * stack"), as Flame's default view counts it: V8 and C++ frames are hidden
- * and their time goes to the nearest visible caller. With `showAll`, every
- * frame counts for itself, as with Flame's V8 and C++ filters switched on.
- * Resolves to [{ functionName, location, share, own }] for the `top` hottest;
- * `own` tells whether the frame is in this repository's code.
+ * stack"), from one analysis, counted two ways: `folded` as Flame's default
+ * view counts them (V8 and C++ frames hidden, their time given to the
+ * nearest visible caller), `all` with every frame counted for itself (Flame's
+ * V8 and C++ filters switched on). Each is [{ functionName, location, share,
+ * own }] for the `top` hottest; `own` tells whether the frame is code of the
+ * repository at `root` (where the run happened; this one by default).
  */
-async function readHottestFrames (dataDir, { top = 8, showAll = false } = {}) {
+async function readHottestFrames (dataDir, { top = 8, root = ROOT } = {}) {
   const { merged } = await analyseFlame({
     '/systeminfo': dataFile(dataDir, 'systeminfo'),
     '/samples': dataFile(dataDir, 'samples'),
     '/inlinedfunctions': dataFile(dataDir, 'inlinedfunctions')
   })
-  setStackTop(merged, showAll ? new Set() : defaultExclude)
+  const folded = hottestFrames(merged, top, root) // the analysis sets the default view
+  setStackTop(merged, new Set())
+  const all = hottestFrames(merged, top, root)
+  setStackTop(merged, defaultExclude)
+  return { folded, all }
+}
 
+function hottestFrames (tree, top, root) {
   const byFrame = new Map()
   let total = 0
-  merged.walk((node) => {
+  tree.walk((node) => {
     total += node.onStackTop.base
     if (node.onStackTop.asViewed === 0 || node.id === 0) return
-    const own = isOwnCode(node.fullFileName)
-    const file = isInside(ROOT, node.fullFileName) ? path.relative(ROOT, node.fullFileName) : node.fileName
+    const file = isInside(root, node.fullFileName) ? path.relative(root, node.fullFileName) : node.fileName
     const location = file ? `${file}:${node.lineNumber}` : `[${node.type}]`
     const key = `${node.functionName} ${location}`
-    const frame = byFrame.get(key) || { functionName: node.functionName || '(anonymous)', location, samples: 0, own }
+    const frame = byFrame.get(key) || { functionName: node.functionName || '(anonymous)', location, samples: 0, own: isOwnCode(root, node.fullFileName) }
     frame.samples += node.onStackTop.asViewed
     byFrame.set(key, frame)
   })
@@ -89,13 +123,13 @@ async function readHottestFrames (dataDir, { top = 8, showAll = false } = {}) {
     .map(({ samples, ...frame }) => ({ ...frame, share: samples / total }))
 }
 
-// This repository's own code: a file under its root, outside node_modules.
-function isOwnCode (file) {
-  return isInside(ROOT, file) && !path.relative(ROOT, file).split(path.sep).includes('node_modules')
+// The repository's own code: a file under its root, outside node_modules.
+function isOwnCode (root, file) {
+  return isInside(root, file) && !path.relative(root, file).split(path.sep).includes('node_modules')
 }
 
 function isInside (dir, file) {
   return Boolean(file) && path.isAbsolute(file) && !path.relative(dir, file).startsWith('..')
 }
 
-module.exports = { readDoctorAnalysis, describeDoctorVerdict, readHottestFrames }
+module.exports = { readDoctorAnalysis, describeDoctorVerdict, readHottestFrames, checkPinnedVersions }

@@ -8,14 +8,14 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { parseArgs } = require('node:util')
-const { numberOption } = require('../util/number-option')
+const { fileURLToPath } = require('node:url')
+const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
+const { ROOT, VARIANTS } = require('../tooling/repo')
+const { SEED_PATH } = require('../core/seed-contract')
 
-const ROOT = path.join(__dirname, '..')
 // clinic runs from here: its reports and its scratch files (Doctor's
 // node_trace.*.log) stay out of the repo's root.
 const CLINIC_DIR = path.join(ROOT, '.clinic')
-const VARIANTS = ['slow', 'fast', 'fixed']
 const TOOLS = ['doctor', 'flame', 'bubbleprof', 'heapprofiler']
 const DEFAULTS = { connections: 100, duration: 5 }
 // Doctor gets autocannon's own default of 10 connections instead. libuv
@@ -45,7 +45,7 @@ After doctor, its verdict is printed; after flame, the hottest frames.
 /**
  * Run clinic `tool` on `variant`. Resolves to { code, error?, report,
  * dataDir, verdict?, analysis?, frames?, allFrames? }; code 2 when clinic
- * is not installed, 1 when its run failed.
+ * is not installed or not the pinned version, 1 when its run failed.
  */
 async function diagnose (tool, variant, {
   connections = defaultConnections(tool),
@@ -56,8 +56,16 @@ async function diagnose (tool, variant, {
   if (!clinicBin) {
     return { code: 2, error: 'clinic is not installed: run `npm ci` (it is a dev dependency)' }
   }
+  // Loaded here, not at the top: it needs clinic's packages, whose absence
+  // (above) or wrong version it reports with a message instead of a crash.
+  let analysis
+  try {
+    analysis = require('./clinic-analysis')
+  } catch (err) {
+    return { code: 2, error: err.message }
+  }
   const load = [process.execPath, require.resolve('autocannon/autocannon.js'),
-    '-c', connections, '-d', duration, 'http://127.0.0.1:$PORT/seed/v1'].join(' ')
+    '-c', connections, '-d', duration, `http://127.0.0.1:$PORT${SEED_PATH}`].join(' ')
   const args = [clinicBin, tool, '--open=false', '--dest', '.', '--on-port', load,
     '--', process.execPath, path.join(ROOT, variant)]
   fs.mkdirSync(CLINIC_DIR, { recursive: true })
@@ -75,17 +83,15 @@ async function diagnose (tool, variant, {
   const report = /Generated HTML file is (file:\/\/\S+)/.exec(output)
   if (code !== 0 || !report) return { code: 1, error: `clinic ${tool} failed (exit code ${code})` }
 
-  const reportPath = new URL(report[1]).pathname
+  const reportPath = fileURLToPath(report[1])
   const result = { code: 0, report: reportPath, dataDir: reportPath.replace(/\.html$/, '') }
-  // Loaded here, not at the top: it needs clinic's packages, whose absence
-  // the check above reports with a message instead of a crash.
-  const analysis = require('./clinic-analysis')
   if (tool === 'doctor') {
     result.analysis = await analysis.readDoctorAnalysis(result.dataDir)
     result.verdict = analysis.describeDoctorVerdict(variant, result.analysis)
   } else if (tool === 'flame') {
-    result.frames = await analysis.readHottestFrames(result.dataDir)
-    result.allFrames = await analysis.readHottestFrames(result.dataDir, { showAll: true })
+    const { folded, all } = await analysis.readHottestFrames(result.dataDir)
+    result.frames = folded
+    result.allFrames = all
   }
   return result
 }
@@ -140,21 +146,15 @@ function resolveOrNull (id) {
   }
 }
 
-function parseCommandLine (argv) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      connections: { type: 'string' },
-      duration: { type: 'string' },
-      help: { type: 'boolean', default: false }
-    }
-  })
-  if (values.help) return { help: true }
+function parseDiagnoseCommandLine (argv) {
+  const { values, positionals } = parseCommandLine(argv, {
+    connections: { type: 'string' },
+    duration: { type: 'string' }
+  }, { positionals: true })
   const [tool, variant, ...rest] = positionals
-  if (!TOOLS.includes(tool)) throw new Error(`unknown tool "${tool ?? ''}": choose from ${TOOLS.join(', ')}`)
-  if (!VARIANTS.includes(variant)) throw new Error(`unknown variant "${variant ?? ''}": choose from ${VARIANTS.join(', ')}`)
-  if (rest.length > 0) throw new Error(`unexpected argument "${rest[0]}"`)
+  if (!TOOLS.includes(tool)) throw new UsageError(`unknown tool "${tool ?? ''}": choose from ${TOOLS.join(', ')}`)
+  if (!VARIANTS.includes(variant)) throw new UsageError(`unknown variant "${variant ?? ''}": choose from ${VARIANTS.join(', ')}`)
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
   return {
     tool,
     variant,
@@ -163,34 +163,25 @@ function parseCommandLine (argv) {
   }
 }
 
-async function main (argv) {
-  let command
-  try {
-    command = parseCommandLine(argv)
-  } catch (err) {
-    console.error(`diagnose: ${err.message}\n\n${USAGE}`)
-    return 2
-  }
-  if (command.help) {
-    console.log(USAGE)
-    return 0
-  }
-  const result = await diagnose(command.tool, command.variant, command)
+async function main (argv, { stdout, stderr }) {
+  const { tool, variant, ...load } = parseDiagnoseCommandLine(argv)
+  const print = (text) => stdout.write(text + '\n')
+  const result = await diagnose(tool, variant, { ...load, log: print })
   if (result.code !== 0) {
-    console.error(`diagnose: ${result.error}`)
+    stderr.write(`diagnose: ${result.error}\n`)
     return result.code
   }
-  console.log(`\nReport: ${path.relative(process.cwd(), result.report)}`)
-  if (result.verdict) console.log(`Doctor: ${result.verdict}`)
+  print(`\nReport: ${path.relative(process.cwd(), result.report)}`)
+  if (result.verdict) print(`Doctor: ${result.verdict}`)
   if (result.frames) {
-    console.log(formatFrames('\nHottest frames by self time (Flame\'s default view: V8 and C++ frames folded into their callers):', result.frames))
-    console.log(formatFrames('\nWith V8 and C++ frames shown:', result.allFrames))
+    print(formatFrames('\nHottest frames by self time (Flame\'s default view: V8 and C++ frames folded into their callers):', result.frames))
+    print(formatFrames('\nWith V8 and C++ frames shown:', result.allFrames))
   }
   return 0
 }
 
-module.exports = { diagnose }
+const command = { name: 'diagnose', usage: USAGE, main }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code })
-}
+module.exports = { diagnose, command }
+
+if (require.main === module) runAsProcess(command)

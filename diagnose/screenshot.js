@@ -9,6 +9,14 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { execFileSync, spawnSync } = require('node:child_process')
+const { runAsProcess, parseCommandLine, UsageError } = require('../tooling/command')
+
+const USAGE = `Usage: npm run screenshot -- <report.html> [out.png]
+
+Renders a clinic report to a PNG with headless Chromium (default: the
+report's name with .png). Exit codes: 0 written, 1 it could not be, 2 bad
+arguments.
+`
 
 const CHROMIUM_CANDIDATES = ['chromium', 'chromium-browser', 'google-chrome']
 const WINDOW = '1400,1000'
@@ -40,19 +48,17 @@ function findChromium () {
   return CHROMIUM_CANDIDATES.find((name) => !spawnSync(name, ['--version']).error) || null
 }
 
-if (require.main === module) {
-  const [report, out = report && report.replace(/\.html$/, '.png')] = process.argv.slice(2)
-  if (!report) {
-    console.error('Usage: npm run screenshot -- <report.html> [out.png]')
-    process.exitCode = 2
-  } else {
-    try {
-      console.log(`wrote ${screenshot(report, out)}`)
-    } catch (err) {
-      console.error(`screenshot: ${err.message}`)
-      process.exitCode = 1
-    }
-  }
+async function main (argv, { stdout }) {
+  const { positionals } = parseCommandLine(argv, {}, { positionals: true })
+  const [report, out = report && report.replace(/\.html$/, '.png'), ...rest] = positionals
+  if (!report) throw new UsageError('name the report to render')
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
+  stdout.write(`wrote ${screenshot(report, out)}\n`)
+  return 0
 }
 
-module.exports = { screenshot }
+const command = { name: 'screenshot', usage: USAGE, main }
+
+module.exports = { screenshot, command }
+
+if (require.main === module) runAsProcess(command)

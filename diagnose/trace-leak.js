@@ -1,7 +1,7 @@
 'use strict'
 
 // `npm run trace-leak`: the case study's debugging step, without editing the
-// repo. A copy of slow/ (with util/) goes to .clinic/trace-leak/ with the
+// repo. A copy of slow/ (with core/) goes to .clinic/trace-leak/ with the
 // line that sets defaultMaxListeners to Infinity removed; it runs with
 // --trace-warnings under light load until Node prints the
 // MaxListenersExceededWarning with its stack, which names the function that
@@ -10,9 +10,17 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const http = require('node:http')
-const { spawnServer } = require('../util/spawn-server')
+const { spawnServer } = require('../tooling/spawn-server')
+const { runAsProcess, parseCommandLine } = require('../tooling/command')
+const { ROOT } = require('../tooling/repo')
 
-const ROOT = path.join(__dirname, '..')
+const USAGE = `Usage: npm run trace-leak
+
+Runs a copy of slow/ without the line that hides Node's
+MaxListenersExceededWarning, under a few requests, and prints the warning
+with its stack, which names the function that adds the listener.
+Exit codes: 0 the warning was printed, 1 it was not.
+`
 const WORKDIR = path.join(ROOT, '.clinic', 'trace-leak')
 const HIDING_LINE = /^require\('node:events'\)\.defaultMaxListeners = Infinity\n/m
 const REQUESTS = 15 // Node warns at the 11th listener
@@ -23,7 +31,7 @@ const WARNING_WAIT_MS = 2000
  */
 function prepareCopy () {
   fs.rmSync(WORKDIR, { recursive: true, force: true })
-  for (const dir of ['slow', 'util']) fs.cpSync(path.join(ROOT, dir), path.join(WORKDIR, dir), { recursive: true })
+  for (const dir of ['slow', 'core']) fs.cpSync(path.join(ROOT, dir), path.join(WORKDIR, dir), { recursive: true })
   const etagFile = path.join(WORKDIR, 'slow', 'etag.js')
   const source = fs.readFileSync(etagFile, 'utf8')
   const match = HIDING_LINE.exec(source)
@@ -86,20 +94,21 @@ function get (url) {
   })
 }
 
-module.exports = { traceLeak }
-
-if (require.main === module) {
-  traceLeak({ log: console.log }).then(({ removed, warning }) => {
-    if (!warning) {
-      console.error('trace-leak: no MaxListenersExceededWarning was printed')
-      process.exitCode = 1
-      return
-    }
-    console.log(`\nWith "${removed}" removed, Node says:\n\n${warning}\n`)
-    const adder = /at (attachAfterEvent) \((.*)\)/.exec(warning)
-    if (adder) console.log(`The listener is added by ${adder[1]}, ${path.relative(WORKDIR, adder[2])}.`)
-  }, (err) => {
-    console.error(`trace-leak: ${err.message}`)
-    process.exitCode = 1
-  })
+async function main (argv, { stdout, stderr }) {
+  parseCommandLine(argv, {})
+  const { removed, warning } = await traceLeak({ log: (line) => stdout.write(line + '\n') })
+  if (!warning) {
+    stderr.write('trace-leak: no MaxListenersExceededWarning was printed\n')
+    return 1
+  }
+  stdout.write(`\nWith "${removed}" removed, Node says:\n\n${warning}\n\n`)
+  const adder = /at (attachAfterEvent) \((.*)\)/.exec(warning)
+  if (adder) stdout.write(`The listener is added by ${adder[1]}, ${path.relative(WORKDIR, adder[2])}.\n`)
+  return 0
 }
+
+const command = { name: 'trace-leak', usage: USAGE, main }
+
+module.exports = { traceLeak, command }
+
+if (require.main === module) runAsProcess(command)

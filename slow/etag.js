@@ -4,6 +4,7 @@
 // that decides whether an 'after' listener is added.
 
 const crypto = require('node:crypto')
+const { CACHE_CONTROL } = require('../core/seed-contract')
 
 // Lifts Node's limit of 10 listeners per event, which would otherwise print a
 // MaxListenersExceededWarning naming this leak (try `npm run trace-leak`).
@@ -44,7 +45,7 @@ function etagger () {
       .digest()
       .toString('hex')
     if (key in cache) res.set('Etag', cache[key])
-    res.set('Cache-Control', 'public, max-age=120')
+    res.set('Cache-Control', CACHE_CONTROL)
     next()
   }
 }

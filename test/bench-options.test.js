@@ -3,7 +3,8 @@
 // The benchmark's options: defaults per mode, overrides, and clear refusals.
 
 const t = require('tap')
-const { parseOptions, UsageError } = require('../bench/options')
+const { parseOptions } = require('../bench/options')
+const { UsageError } = require('../tooling/command')
 const { MODES } = require('../bench/goals')
 
 t.test('each mode brings its protocol', async (t) => {
@@ -25,8 +26,8 @@ t.test('options override the mode', async (t) => {
   t.equal(options.tolerance, 0.1)
 })
 
-t.test('--help', async (t) => {
-  t.same(parseOptions(['--help']), { help: true })
+t.test('--help is the command skeleton\'s: no option of the bench', async (t) => {
+  t.throws(() => parseOptions(['--help']), { constructor: UsageError, message: /Unknown option '--help'/ })
 })
 
 t.test('bad options are refused with a message', async (t) => {

@@ -9,7 +9,8 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { main } = require('../bench')
+const { command } = require('../bench')
+const { runCommand } = require('../tooling/command')
 
 const ROOT = path.join(__dirname, '..')
 
@@ -21,7 +22,7 @@ function capture () {
 async function bench (argv) {
   const stdout = capture()
   const stderr = capture()
-  const code = await main(argv, { stdout, stderr })
+  const code = await runCommand(command, argv, { stdout, stderr })
   return { code, stdout: stdout.text(), stderr: stderr.text() }
 }
 

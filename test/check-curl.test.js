@@ -11,9 +11,9 @@ const net = require('node:net')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn, spawnSync, execFile } = require('node:child_process')
-const { spawnVariant } = require('./helper')
-const { urlOf } = require('../util/launch')
-const { spawnServer } = require('../util/spawn-server')
+const { startChildProcess } = require('./helper')
+const { urlOf } = require('../core/launch')
+const { spawnServer } = require('../tooling/spawn-server')
 const servers = require('./fixtures/conditional-get-servers')
 
 const COMMAND = path.join(__dirname, '..', 'check')
@@ -67,7 +67,7 @@ async function listen (t, server) {
 }
 
 t.test('fixed passes every step; the If-Modified-Since steps are skipped, not passed', { skip: curlMissing }, async (t) => {
-  const { url } = await spawnVariant(t, 'fixed')
+  const { url } = await startChildProcess(t, 'fixed')
   const { code, outcomes } = await checkJson(url)
   t.equal(code, 0, 'exit 0')
   t.same(outcomes, expected({ skipped: WITHOUT_LAST_MODIFIED }))
@@ -159,7 +159,7 @@ t.test('a server with one fault fails where it breaks the rule, naming the rule'
 
 for (const variant of ['slow', 'fast']) {
   t.test(`${variant}: reported for what it lacks, without a crash`, { skip: curlMissing }, async (t) => {
-    const { url } = await spawnVariant(t, variant)
+    const { url } = await startChildProcess(t, variant)
     const { code, stderr, outcomes, steps } = await checkJson(url)
     t.equal(code, 1, 'exit 1')
     t.equal(stderr, '', 'no crash')

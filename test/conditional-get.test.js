@@ -3,8 +3,8 @@
 // fixed answers conditional GET as RFC 9110 says: one case per rule.
 
 const t = require('tap')
-const { ifNoneMatchMatches } = require('../util/if-none-match')
-const { startVariant, request } = require('./helper')
+const { ifNoneMatchMatches } = require('../core/if-none-match')
+const { startInProcess, request } = require('./helper')
 
 t.test('ifNoneMatchMatches: the RFC 9110 rules', async (t) => {
   const current = '"v1.abc"'
@@ -41,7 +41,7 @@ async function currentTag (url) {
 }
 
 t.test('fixed: the ETag is strong, belongs to the body it comes with, from the first response on', async (t) => {
-  const { url } = await startVariant(t, 'fixed')
+  const { url } = await startInProcess(t, 'fixed')
   const first = await request(url)
   t.match(first.headers.etag, /^"[^"]+"$/, 'a quoted, strong entity-tag')
   const again = await request(url)
@@ -50,7 +50,7 @@ t.test('fixed: the ETag is strong, belongs to the body it comes with, from the f
 })
 
 t.test('fixed: a matching If-None-Match answers 304 with ETag, Cache-Control and no body', async (t) => {
-  const { url } = await startVariant(t, 'fixed')
+  const { url } = await startInProcess(t, 'fixed')
   const { etag } = await currentTag(url)
   const variants = {
     exact: etag,
@@ -70,7 +70,7 @@ t.test('fixed: a matching If-None-Match answers 304 with ETag, Cache-Control and
 })
 
 t.test('fixed: anything else gets the full 200', async (t) => {
-  const { url } = await startVariant(t, 'fixed')
+  const { url } = await startInProcess(t, 'fixed')
   const { etag, body } = await currentTag(url)
   const unquoted = etag.slice(1, -1)
   for (const header of ['"nope"', unquoted, `${etag} junk`, `"${unquoted}`, ',', 'W/', '""']) {
@@ -81,7 +81,7 @@ t.test('fixed: anything else gets the full 200', async (t) => {
 })
 
 t.test('fixed: If-None-Match takes precedence over If-Modified-Since', async (t) => {
-  const { url } = await startVariant(t, 'fixed')
+  const { url } = await startInProcess(t, 'fixed')
   const { etag } = await currentTag(url)
   const longAgo = 'Thu, 01 Jan 1970 00:00:00 GMT'
   const future = 'Fri, 01 Jan 2100 00:00:00 GMT'
@@ -92,14 +92,14 @@ t.test('fixed: If-None-Match takes precedence over If-Modified-Since', async (t)
 })
 
 t.test('fixed: a request Cache-Control: no-cache does not stop the origin answering 304', async (t) => {
-  const { url } = await startVariant(t, 'fixed')
+  const { url } = await startInProcess(t, 'fixed')
   const { etag } = await currentTag(url)
   const res = await request(url, { headers: { 'if-none-match': etag, 'cache-control': 'no-cache' } })
   t.equal(res.status, 304)
 })
 
 t.test('fixed: HEAD answers like GET without a body, 304 included', async (t) => {
-  const { url } = await startVariant(t, 'fixed')
+  const { url } = await startInProcess(t, 'fixed')
   const get = await request(url)
   const head = await request(url, { method: 'HEAD' })
   t.equal(head.status, 200)
@@ -113,7 +113,7 @@ t.test('fixed: HEAD answers like GET without a body, 304 included', async (t) =>
 })
 
 t.test('fixed: the ETag changes when the minute rolls over, and only then', async (t) => {
-  const { url, clock } = await startVariant(t, 'fixed')
+  const { url, clock } = await startInProcess(t, 'fixed')
   const first = await currentTag(url)
   clock.advance(59_999)
   t.equal((await currentTag(url)).etag, first.etag, 'same minute, same tag')
@@ -127,7 +127,7 @@ t.test('fixed: the ETag changes when the minute rolls over, and only then', asyn
 })
 
 t.test('fixed: the ETag changes when the content changes', async (t) => {
-  const { url, source } = await startVariant(t, 'fixed')
+  const { url, source } = await startInProcess(t, 'fixed')
   const first = await currentTag(url)
   source.replaceContent('new content')
   const next = await currentTag(url)
@@ -138,13 +138,13 @@ t.test('fixed: the ETag changes when the content changes', async (t) => {
 })
 
 t.test('fixed: the same content and minute give the same ETag in another server', async (t) => {
-  const a = await startVariant(t, 'fixed', { seed: 'shared' })
-  const b = await startVariant(t, 'fixed', { seed: 'shared' })
+  const a = await startInProcess(t, 'fixed', { seed: 'shared' })
+  const b = await startInProcess(t, 'fixed', { seed: 'shared' })
   t.equal((await currentTag(b.url)).etag, (await currentTag(a.url)).etag)
 })
 
 t.test('fixed: If-None-Match: * on a missing resource is still a 404', async (t) => {
-  const { origin, url } = await startVariant(t, 'fixed')
+  const { origin, url } = await startInProcess(t, 'fixed')
   t.equal((await request(origin + '/nope', { headers: { 'if-none-match': '*' } })).status, 404)
   t.equal((await request(url + '?x', { headers: { 'if-none-match': '*' } })).status, 404)
 })

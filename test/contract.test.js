@@ -3,11 +3,11 @@
 // The contract every variant keeps: same resource, same errors, same bytes.
 
 const t = require('tap')
-const { VARIANTS, startVariant, request } = require('./helper')
+const { VARIANTS, startInProcess, request } = require('./helper')
 
 for (const variant of VARIANTS) {
   t.test(`${variant}: GET /seed/v1 answers 200 JSON {data, url, ts}`, async (t) => {
-    const { url, clock } = await startVariant(t, variant)
+    const { url, clock } = await startInProcess(t, variant)
     const res = await request(url)
     t.equal(res.status, 200)
     t.equal(res.headers['content-type'], 'application/json')
@@ -21,7 +21,7 @@ for (const variant of VARIANTS) {
   })
 
   t.test(`${variant}: ts moves once a minute, data stays`, async (t) => {
-    const { url, clock } = await startVariant(t, variant)
+    const { url, clock } = await startInProcess(t, variant)
     const first = JSON.parse((await request(url)).body)
     clock.advance(59_999)
     const sameMinute = JSON.parse((await request(url)).body)
@@ -33,7 +33,7 @@ for (const variant of VARIANTS) {
   })
 
   t.test(`${variant}: other paths 404 and other methods 405, as restify JSON errors`, async (t) => {
-    const { origin, url } = await startVariant(t, variant)
+    const { origin, url } = await startInProcess(t, variant)
     const missing = await request(origin + '/nope')
     t.equal(missing.status, 404)
     t.same(JSON.parse(missing.body), { code: 'ResourceNotFound', message: '/nope does not exist' })
@@ -43,14 +43,14 @@ for (const variant of VARIANTS) {
   })
 
   t.test(`${variant}: a query string is a URL the content source does not know: 404`, async (t) => {
-    const { url } = await startVariant(t, variant)
+    const { url } = await startInProcess(t, variant)
     const res = await request(url + '?page=2')
     t.equal(res.status, 404)
     t.same(JSON.parse(res.body), { code: 'NotFound', message: '/seed/v1?page=2 does not exist' })
   })
 
   t.test(`${variant}: a failing content fetch answers 502 JSON without a stack, then recovers`, async (t) => {
-    const { url, source } = await startVariant(t, variant)
+    const { url, source } = await startInProcess(t, variant)
     source.setOutage(true)
     const failed = await request(url)
     t.equal(failed.status, 502)
@@ -65,7 +65,7 @@ for (const variant of VARIANTS) {
 t.test('all variants send byte-identical bodies for the same seed and clock', async (t) => {
   const bodies = []
   for (const variant of VARIANTS) {
-    const { url } = await startVariant(t, variant, { seed: 'same' })
+    const { url } = await startInProcess(t, variant, { seed: 'same' })
     bodies.push((await request(url)).body)
   }
   t.equal(bodies[1], bodies[0], 'fast sends what slow sends')
@@ -73,9 +73,9 @@ t.test('all variants send byte-identical bodies for the same seed and clock', as
 })
 
 t.test('the seed decides the content', async (t) => {
-  const a = await startVariant(t, 'fixed', { seed: 'a' })
-  const a2 = await startVariant(t, 'fixed', { seed: 'a' })
-  const b = await startVariant(t, 'fixed', { seed: 'b' })
+  const a = await startInProcess(t, 'fixed', { seed: 'a' })
+  const a2 = await startInProcess(t, 'fixed', { seed: 'a' })
+  const b = await startInProcess(t, 'fixed', { seed: 'b' })
   const dataOf = async ({ url }) => JSON.parse((await request(url)).body).data
   t.equal(await dataOf(a2), await dataOf(a), 'same seed, same content')
   t.not(await dataOf(b), await dataOf(a), 'another seed, other content')

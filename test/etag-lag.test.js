@@ -5,13 +5,13 @@
 
 const t = require('tap')
 const crypto = require('node:crypto')
-const { startVariant, request } = require('./helper')
+const { startInProcess, request } = require('./helper')
 
 const sha512 = (text) => crypto.createHash('sha512').update(text).digest('hex')
 
 for (const variant of ['slow', 'fast']) {
   t.test(`${variant}: the first response has no ETag, later ones the previous body's hash`, async (t) => {
-    const { url, clock } = await startVariant(t, variant)
+    const { url, clock } = await startInProcess(t, variant)
     const first = await request(url)
     t.equal(first.headers.etag, undefined, 'no ETag before any body was hashed')
 
@@ -26,7 +26,7 @@ for (const variant of ['slow', 'fast']) {
   })
 
   t.test(`${variant}: If-None-Match is ignored`, async (t) => {
-    const { url } = await startVariant(t, variant)
+    const { url } = await startInProcess(t, variant)
     await request(url)
     const tagged = await request(url)
     const conditional = await request(url, { headers: { 'if-none-match': tagged.headers.etag } })

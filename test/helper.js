@@ -6,14 +6,12 @@
 const http = require('node:http')
 const net = require('node:net')
 const path = require('node:path')
-const { createContentSource } = require('../util/content')
-const { createMinuteClock } = require('../util/clock')
-const { urlOf } = require('../util/launch')
-const { spawnServer } = require('../util/spawn-server')
-
-const ROOT = path.join(__dirname, '..')
-const VARIANTS = ['slow', 'fast', 'fixed']
-const SEED_URL_PATH = '/seed/v1'
+const { createContentSource } = require('../core/content')
+const { createMinuteClock } = require('../core/clock')
+const { urlOf } = require('../core/launch')
+const { SEED_PATH } = require('../core/seed-contract')
+const { spawnServer } = require('../tooling/spawn-server')
+const { ROOT, VARIANTS } = require('../tooling/repo')
 
 /**
  * A clock the test moves by hand: `now()` for createMinuteClock, `advance(ms)`.
@@ -24,11 +22,11 @@ function drivenClock (start = 1_700_000_000_000) {
 }
 
 /**
- * Build `variant` in this process, as require('./<variant>') does, with a
- * seeded content source and a driven clock, and listen on a free port.
- * Returns { server, origin, url, source, clock }.
+ * Build `variant` in this test's own process, as require('./<variant>')
+ * does, with a seeded content source and a driven clock, and listen on a
+ * free port. Returns { server, origin, url, source, clock }.
  */
-async function startVariant (t, variant, { seed = 'test', clock = drivenClock() } = {}) {
+async function startInProcess (t, variant, { seed = 'test', clock = drivenClock() } = {}) {
   const createServer = require(path.join(ROOT, variant))
   const source = createContentSource({ seed })
   const server = createServer({ source, timestamp: createMinuteClock({ now: clock.now }) })
@@ -38,15 +36,15 @@ async function startVariant (t, variant, { seed = 'test', clock = drivenClock() 
     server.close(resolve)
   }))
   const origin = urlOf(server)
-  return { server, origin, url: origin + SEED_URL_PATH, source, clock }
+  return { server, origin, url: origin + SEED_PATH, source, clock }
 }
 
 /**
- * Start `node <variant>` as a user would, on a free port, with `env` added.
- * Resolves once it printed its URL: { child, url, output() }. Stopped in
- * teardown if still up.
+ * Start `node <variant>` in a child process, as a user would, on a free
+ * port, with `env` added. Resolves once it listens: { child, url, origin,
+ * output(), stop() }. Stopped in teardown if still up.
  */
-async function spawnVariant (t, variant, env = {}) {
+async function startChildProcess (t, variant, env = {}) {
   const server = await spawnServer(variant, { env })
   t.teardown(server.stop)
   return server
@@ -113,4 +111,4 @@ function statusesOf (received) {
   return [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]))
 }
 
-module.exports = { VARIANTS, drivenClock, startVariant, spawnVariant, exitOf, request, rawExchange, statusesOf }
+module.exports = { VARIANTS, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf }

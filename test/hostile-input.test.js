@@ -11,7 +11,7 @@ const t = require('tap')
 const net = require('node:net')
 const http = require('node:http')
 const { VARIANTS, request, rawExchange, statusesOf } = require('./helper')
-const { spawnServer } = require('../util/spawn-server')
+const { spawnServer } = require('../tooling/spawn-server')
 
 const HEADERS_TIMEOUT_MS = 500
 const REQUEST_TIMEOUT_MS = 1000

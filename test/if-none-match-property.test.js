@@ -8,7 +8,7 @@
 const t = require('tap')
 const http = require('node:http')
 const fc = require('fast-check')
-const { startVariant, request } = require('./helper')
+const { startInProcess, request } = require('./helper')
 
 // etagc = %x21 / %x23-7E / obs-text: everything but controls, space and DQUOTE.
 const ETAGC = ['!', ...Array.from({ length: 0x7e - 0x23 + 1 }, (_, i) => String.fromCharCode(0x23 + i)), '\x80', '\xe9', '\xff']
@@ -31,7 +31,7 @@ function ifNoneMatchHeader (currentOpaque) {
 }
 
 t.test('fixed: 304 exactly when the list holds the current tag or is *', async (t) => {
-  const { url } = await startVariant(t, 'fixed')
+  const { url } = await startInProcess(t, 'fixed')
   const current = await request(url)
   const currentOpaque = current.headers.etag.slice(1, -1)
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })

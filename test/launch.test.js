@@ -7,8 +7,8 @@ const t = require('tap')
 const net = require('node:net')
 const { spawn } = require('node:child_process')
 const path = require('node:path')
-const { VARIANTS, spawnVariant, exitOf, request } = require('./helper')
-const { spawnServer } = require('../util/spawn-server')
+const { VARIANTS, startChildProcess, exitOf, request } = require('./helper')
+const { spawnServer } = require('../tooling/spawn-server')
 
 // Send the request line and some headers, but hold back the blank line that
 // ends them: the server has a request in flight it cannot answer yet.
@@ -26,7 +26,7 @@ function startRequest (url) {
 for (const variant of VARIANTS) {
   for (const signal of ['SIGTERM', 'SIGINT']) {
     t.test(`node ${variant}: ${signal} lets the in-flight response finish, then exits 0`, async (t) => {
-      const { child, url } = await spawnVariant(t, variant)
+      const { child, url } = await startChildProcess(t, variant)
       t.match(url, /^http:\/\/127\.0\.0\.1:\d+\/seed\/v1$/, 'prints the URL it serves')
       t.equal((await request(url)).status, 200)
 
@@ -72,8 +72,8 @@ t.test('PORT must be a port number', async (t) => {
 })
 
 t.test('SEED makes the content reproducible across processes', async (t) => {
-  const a = await spawnVariant(t, 'fixed', { SEED: 'workshop' })
-  const b = await spawnVariant(t, 'slow', { SEED: 'workshop' })
+  const a = await startChildProcess(t, 'fixed', { SEED: 'workshop' })
+  const b = await startChildProcess(t, 'slow', { SEED: 'workshop' })
   const dataOf = async (url) => JSON.parse((await request(url)).body).data
   t.equal(await dataOf(b.url), await dataOf(a.url))
 })

@@ -7,7 +7,7 @@
 const t = require('tap')
 const http = require('node:http')
 const events = require('node:events')
-const { startVariant, request } = require('./helper')
+const { startInProcess, request } = require('./helper')
 
 const NODE_DEFAULT_MAX_LISTENERS = 10
 
@@ -41,7 +41,7 @@ async function warningsDuring (t, fn) {
 }
 
 t.test('slow: one more after listener per request served', async (t) => {
-  const { server, url } = await startVariant(t, 'slow')
+  const { server, url } = await startInProcess(t, 'slow')
   const before = server.listenerCount('after')
   const served = await serveRequests(url, 200)
   t.equal(served, 200)
@@ -49,7 +49,7 @@ t.test('slow: one more after listener per request served', async (t) => {
 })
 
 t.test('slow: with the default limit, Node warns about the leak', async (t) => {
-  const { url } = await startVariant(t, 'slow')
+  const { url } = await startInProcess(t, 'slow')
   const warnings = await warningsDuring(t, () => serveRequests(url, 20))
   t.equal(warnings.length, 1, 'one MaxListenersExceededWarning')
   t.match(warnings[0].message, /11 after listeners added/)
@@ -57,7 +57,7 @@ t.test('slow: with the default limit, Node warns about the leak', async (t) => {
 
 for (const variant of ['fast', 'fixed']) {
   t.test(`${variant}: the after listener count stays flat over 1000 requests, no warning`, async (t) => {
-    const { server, url } = await startVariant(t, variant)
+    const { server, url } = await startInProcess(t, variant)
     await request(url) // fast adds its one listener on the first request
     const settled = server.listenerCount('after')
     let served

@@ -9,7 +9,7 @@ const t = require('tap')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { VARIANTS, exitOf, request } = require('./helper')
-const { spawnServer } = require('../util/spawn-server')
+const { spawnServer } = require('../tooling/spawn-server')
 
 const BLOCKER = path.join(__dirname, 'fixtures', 'block-event-loop.js')
 const BLOCK_MS = 700
@@ -18,7 +18,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 for (const variant of VARIANTS) {
   t.test(`node ${variant}: 503 while the event loop is blocked, then served again`, async (t) => {
-    const server = await spawnServer(variant, { env: PROTECTION, nodeArgs: ['-r', BLOCKER], ipc: true })
+    const server = await spawnServer(variant, { env: PROTECTION, nodeArgs: ['-r', BLOCKER] })
     t.teardown(server.stop)
     t.equal((await request(server.url)).status, 200, 'served before')
 

@@ -8,7 +8,7 @@ const t = require('tap')
 const net = require('node:net')
 const autocannon = require('autocannon')
 const { VARIANTS, exitOf } = require('./helper')
-const { spawnServer } = require('../util/spawn-server')
+const { spawnServer } = require('../tooling/spawn-server')
 
 // `npm test` runs it twice per variant on every Node line (6 per CI run);
 // `npm run test:shutdown` 20 times (SHUTDOWN_RUNS=20), about a minute.

@@ -8,10 +8,10 @@
 const http = require('node:http')
 const Fastify = require('fastify')
 const fastifyEtag = require('@fastify/etag')
-const { createContentSource } = require('../../util/content')
-const { createMinuteClock } = require('../../util/clock')
-const { launch } = require('../../util/launch')
-const { SEED_SCHEMA } = require('../../fixed/representation')
+const { createContentSource } = require('../../core/content')
+const { createMinuteClock } = require('../../core/clock')
+const { launch } = require('../../core/launch')
+const { SEED_PATH, SEED_SCHEMA, CACHE_CONTROL, seedBody } = require('../../core/seed-contract')
 
 const seedSchema = { response: { 200: SEED_SCHEMA } }
 
@@ -21,11 +21,11 @@ async function createServer ({ source = createContentSource(), timestamp = creat
   let server
   const app = Fastify({ serverFactory: (handler) => { server = http.createServer(handler); return server } })
   await app.register(fastifyEtag)
-  app.get('/seed/v1', { schema: seedSchema }, (req, reply) => {
+  app.get(SEED_PATH, { schema: seedSchema }, (req, reply) => {
     source.fetchContent(req.url, (err, content) => {
       if (err) return reply.send(err)
-      reply.header('Cache-Control', 'public, max-age=120')
-      reply.send({ data: content, url: req.url, ts: timestamp() })
+      reply.header('Cache-Control', CACHE_CONTROL)
+      reply.send(seedBody(content, req.url, timestamp()))
     })
     return reply
   })

@@ -5,10 +5,10 @@
 // `node bench/references/node-http` starts it.
 
 const http = require('node:http')
-const { createContentSource } = require('../../util/content')
-const { createMinuteClock } = require('../../util/clock')
-const { launch } = require('../../util/launch')
-const { createRepresentations } = require('../../fixed/representation')
+const { createContentSource } = require('../../core/content')
+const { createMinuteClock } = require('../../core/clock')
+const { launch } = require('../../core/launch')
+const { createRepresentations } = require('../../core/representation')
 
 function createServer ({ source = createContentSource(), timestamp = createMinuteClock() } = {}) {
   const representationOf = createRepresentations(timestamp)

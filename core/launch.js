@@ -1,12 +1,15 @@
 'use strict'
 
 // What `node slow`, `node fast` and `node fixed` run: build the variant's
-// server, listen, print the URL, and close gracefully on SIGINT and SIGTERM.
-// The benchmark and the tests start variants through this same path.
+// server, listen, print the URL for people, and close gracefully on SIGINT
+// and SIGTERM. The benchmark and the tests start variants through this same
+// path; they learn the port through tooling/probe.js, not from the printed line.
 
 const net = require('node:net')
 const path = require('node:path')
-const { createContentSource, CONTENT_URL } = require('./content')
+const { createContentSource } = require('./content')
+const { SEED_PATH } = require('./seed-contract')
+const launchChannel = require('./launch-channel')
 const { protectFromOverload } = require('./overload')
 
 const DEFAULT_PORT = 3000
@@ -23,8 +26,6 @@ const SHUTDOWN_GRACE_MS = 5000
 const DEFAULT_HEADERS_TIMEOUT_MS = 10000
 const DEFAULT_REQUEST_TIMEOUT_MS = 30000
 const TIMEOUT_CHECK_INTERVAL_MS = 1000
-
-let launched = null
 
 /**
  * Launch the server that `createServer` builds (or resolves to): a restify
@@ -56,7 +57,6 @@ async function launch (createServer, location, env = process.env) {
     protectFromOverload(server, overload)
     console.log(`${name}: overload protection on: 503 while event-loop delay > ${overload.maxDelayMs} ms`)
   }
-  launched = server
 
   const httpServer = server.server || server // restify wraps an http.Server
   httpServer.headersTimeout = headersTimeout
@@ -70,7 +70,8 @@ async function launch (createServer, location, env = process.env) {
     process.exit(1)
   })
   server.listen(port, host, () => {
-    console.log(`${name} listening on ${urlOf(server)}${CONTENT_URL}`)
+    console.log(`${name} listening on ${urlOf(server)}${SEED_PATH}`)
+    launchChannel.publish({ name, server })
   })
   closeGracefullyOnSignals(httpServer, name, { drainMs, graceMs: SHUTDOWN_GRACE_MS })
   return server
@@ -196,12 +197,4 @@ function closeGracefullyOnSignals (httpServer, name, { drainMs, graceMs }) {
   process.on('SIGTERM', onSignal)
 }
 
-/**
- * The server the last launch() started in this process, or null: for tools
- * preloaded into a variant's process (bench/report-memory.js).
- */
-function launchedServer () {
-  return launched
-}
-
-module.exports = { launch, launchedServer, urlOf }
+module.exports = { launch, urlOf }

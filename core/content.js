@@ -1,13 +1,13 @@
 'use strict'
 
 // The "backend" every variant fetches its content from: 5000 random bytes as
-// hex, made once, served asynchronously for one URL only. Tests and the
+// hex, made once, served asynchronously for SEED_PATH only. Tests and the
 // benchmark can seed it, replace the content and simulate an outage.
 
 const crypto = require('node:crypto')
 const errors = require('restify-errors')
+const { SEED_PATH } = require('./seed-contract')
 
-const CONTENT_URL = '/seed/v1'
 const CONTENT_BYTES = 5000
 
 /**
@@ -35,7 +35,7 @@ function createContentSource ({ seed } = {}) {
     // A backend answers on a later turn of the event loop, never synchronously.
     setImmediate(() => {
       if (outage) return callback(new errors.BadGatewayError('content backend unavailable'))
-      if (url !== CONTENT_URL) return callback(new errors.NotFoundError('%s does not exist', url))
+      if (url !== SEED_PATH) return callback(new errors.NotFoundError('%s does not exist', url))
       callback(null, content, version)
     })
   }
@@ -59,4 +59,4 @@ function randomHex (seed) {
   return Buffer.concat(blocks).subarray(0, CONTENT_BYTES).toString('hex')
 }
 
-module.exports = { createContentSource, CONTENT_URL, CONTENT_BYTES }
+module.exports = { createContentSource, CONTENT_BYTES }

@@ -1,0 +1,10 @@
+'use strict'
+
+// The diagnostics channel on which launch() publishes { name, server } once
+// the server listens. A tool preloaded into the server's process
+// (tooling/probe.js) subscribes to it to reach the server, so the launcher
+// keeps no module-level reference for it.
+
+const diagnosticsChannel = require('node:diagnostics_channel')
+
+module.exports = diagnosticsChannel.channel('seed-case-study:launch')

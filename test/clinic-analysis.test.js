@@ -1,0 +1,62 @@
+'use strict'
+
+// Reading clinic's findings (diagnose/clinic-analysis.js) from two data
+// folders recorded on slow and committed (test/fixtures/clinic/, made by
+// record.js there): seconds here, where test:clinic takes minutes, so an
+// upgrade of clinic that changes its data or its analysis shows up in
+// npm test.
+
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const analysis = require('../diagnose/clinic-analysis')
+
+const FIXTURES = path.join(__dirname, 'fixtures', 'clinic')
+const DOCTOR_DATA = path.join(FIXTURES, 'slow.clinic-doctor')
+const FLAME_DATA = path.join(FIXTURES, 'slow.clinic-flame')
+// Where the Flame run happened: its frames carry that checkout's paths.
+const { mainDirectory } = JSON.parse(fs.readFileSync(path.join(FLAME_DATA, 'slow.clinic-flame-systeminfo'), 'utf8'))
+const RECORDED_ROOT = path.dirname(mainDirectory)
+
+t.test("Doctor's verdict on slow: the event-loop delay, nothing else", async (t) => {
+  const result = await analysis.readDoctorAnalysis(DOCTOR_DATA)
+  t.equal(result.issues.delay, 'performance', 'delay flagged')
+  t.equal(result.issues.cpu, 'none')
+  t.equal(result.issues.handles, 'none')
+  t.ok(['event-loop', 'gc'].includes(result.issueCategory), `headline ${result.issueCategory}`)
+  t.match(analysis.describeDoctorVerdict('slow', result), /^slow: (event-loop|gc) issue detected \(flagged: delay/)
+})
+
+t.test('the verdict sentence names what was flagged', async (t) => {
+  t.equal(analysis.describeDoctorVerdict('fixed', { issueCategory: 'none', issues: {} }), 'fixed: no issue detected')
+  const issues = { delay: 'performance', cpu: 'none', memory: { external: 'none', heapTotal: 'performance' } }
+  t.equal(analysis.describeDoctorVerdict('x', { issueCategory: 'gc', issues }), 'x: gc issue detected (flagged: delay, memory heapTotal)')
+})
+
+t.test("Flame's hottest frame on slow is the ETag middleware's after listener", async (t) => {
+  const { folded, all } = await analysis.readHottestFrames(FLAME_DATA, { root: RECORDED_ROOT })
+  const [hottest] = folded
+  t.match(hottest.location, /^slow\/etag\.js:\d+$/, `the hottest frame is in slow/etag.js: ${JSON.stringify(hottest)}`)
+  t.equal(hottest.own, true, 'and is this repository\'s code')
+  const line = Number(hottest.location.split(':')[1])
+  const source = fs.readFileSync(path.join(__dirname, '..', 'slow', 'etag.js'), 'utf8').split('\n')[line - 1]
+  t.match(source, /server\.on\('after'/, `the after listener: ${source.trim()}`)
+  t.ok(hottest.share > 0.3, `with ${(hottest.share * 100).toFixed(1)} % of the samples`)
+  t.equal(folded.length, 8)
+  t.equal(all.length, 8)
+  t.ok(all.some((frame) => frame.location.startsWith('[')),
+    'with V8 and C++ shown, native frames count for themselves')
+  t.ok(all[0].share < hottest.share, 'and the after listener keeps less for itself')
+})
+
+t.test('a data folder with a file missing is a clear error, not a crash', async (t) => {
+  const broken = t.testdir({ '1.clinic-doctor': { '1.clinic-doctor-systeminfo': '{}' } })
+  await t.rejects(analysis.readDoctorAnalysis(path.join(broken, '1.clinic-doctor')), /1\.clinic-doctor-traceevent is missing/)
+  await t.rejects(analysis.readHottestFrames(path.join(broken, '1.clinic-doctor')), /is missing: not a complete clinic data folder/)
+})
+
+t.test('a clinic version other than the pinned one is refused by name', async (t) => {
+  t.throws(() => analysis.checkPinnedVersions(['@clinic/flame'], { '@clinic/flame': '12.0.0' }),
+    /diagnose reads @clinic\/flame's internal modules and knows version 12\.0\.0 only; 13\.0\.0 is installed/)
+  t.doesNotThrow(() => analysis.checkPinnedVersions(['@clinic/flame'], { '@clinic/flame': '13.0.0' }))
+})

@@ -1,0 +1,40 @@
+'use strict'
+
+// Preloaded into every server the tools start (`node -r tooling/probe.js
+// <entry>`, see spawn-server.js), and talking to the parent over the IPC
+// channel spawn-server.js opens. This is the start-up handshake, and it
+// works for any Node server, ours or a user's:
+//   child -> parent  { type: 'listening', address, port }  once the first
+//                    TCP server in the process listens (Node's
+//                    tracing:net.server.listen channel), nothing printed
+//                    or parsed;
+//   parent -> child  { type: 'sample' }, answered with { type: 'sample',
+//                    rss, heapUsed, afterListeners }: memory after a full
+//                    GC when --expose-gc is on (so heapUsed is what is
+//                    really retained), and the 'after' listeners of the
+//                    server launch() started (null for other servers).
+
+const diagnosticsChannel = require('node:diagnostics_channel')
+const launchChannel = require('../core/launch-channel')
+
+if (process.send) {
+  let launched = null
+  launchChannel.subscribe(({ server }) => { launched = server })
+
+  let announced = false
+  diagnosticsChannel.subscribe('tracing:net.server.listen:asyncEnd', ({ server }) => {
+    const address = server.address()
+    if (announced || address === null || typeof address === 'string') return // a pipe, not TCP
+    announced = true
+    process.send({ type: 'listening', address: address.address, port: address.port })
+  })
+
+  process.on('message', (message) => {
+    if (message?.type !== 'sample') return
+    if (global.gc) global.gc()
+    const { rss, heapUsed } = process.memoryUsage()
+    process.send({ type: 'sample', rss, heapUsed, afterListeners: launched ? launched.listenerCount('after') : null })
+  })
+  // The channel alone must not keep a server alive that has stopped.
+  process.channel.unref()
+}

@@ -1,0 +1,71 @@
+'use strict'
+
+// Starting a server as a user does, `node <entry>`, in a child process: the
+// benchmark, the soak, the curl checks, trace-leak and the tests all go
+// through here. The child runs with tooling/probe.js preloaded, which tells
+// this side over IPC where the server listens (the handshake is described
+// there); any server that listens on PORT works, not only ours.
+
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { ROOT } = require('./repo')
+const { SEED_PATH } = require('../core/seed-contract')
+
+const PROBE = path.join(__dirname, 'probe.js')
+const START_TIMEOUT_MS = 15000
+const STOP_TIMEOUT_MS = 5000
+
+/**
+ * Start `node [nodeArgs] -r tooling/probe.js <entry>` (a variant's folder or
+ * any server file, relative to the repo root or absolute) with PORT=0 and
+ * `env` added. Resolves once it listens to { url, origin, child, output(),
+ * stop() }: `url` is its /seed/v1, output() everything it printed so far,
+ * stop() sends SIGTERM (SIGKILL if it lingers) and resolves when it exited.
+ */
+function spawnServer (entry, { env = {}, nodeArgs = [] } = {}) {
+  const child = spawn(process.execPath, [...nodeArgs, '-r', PROBE, path.resolve(ROOT, entry)], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc']
+  })
+  let output = ''
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.setEncoding('utf8')
+    stream.on('data', (chunk) => { output += chunk })
+  }
+
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`${entry} did not listen within ${START_TIMEOUT_MS} ms:\n${output}`)), START_TIMEOUT_MS)
+    function fail (err) {
+      clearTimeout(timer)
+      child.off('message', onMessage)
+      child.kill('SIGKILL')
+      reject(err)
+    }
+    function onEarlyExit (code, signal) {
+      fail(new Error(`${entry} exited (${signal || `code ${code}`}) before listening:\n${output}`))
+    }
+    function onMessage (message) {
+      if (message?.type !== 'listening') return
+      clearTimeout(timer)
+      child.off('exit', onEarlyExit)
+      child.off('message', onMessage)
+      const host = message.address.includes(':') ? `[${message.address}]` : message.address
+      const origin = `http://${host}:${message.port}`
+      resolve({ url: origin + SEED_PATH, origin, child, output: () => output, stop: () => stop(child) })
+    }
+    child.once('exit', onEarlyExit)
+    child.on('message', onMessage)
+  })
+}
+
+function stop (child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
+    child.once('exit', () => { clearTimeout(timer); resolve() })
+    child.kill('SIGTERM')
+  })
+}
+
+module.exports = { spawnServer }
