@@ -12,7 +12,7 @@ const { spawnSync } = require('node:child_process')
 const { command } = require('../bench')
 const { runCommand } = require('../tooling/command')
 
-const ROOT = path.join(__dirname, '..')
+const { ROOT } = require('../tooling/repo')
 
 function capture () {
   let text = ''

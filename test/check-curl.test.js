@@ -15,6 +15,7 @@ const { startChildProcess } = require('./helper')
 const { urlOf } = require('../core/launch')
 const { spawnServer } = require('../tooling/spawn-server')
 const servers = require('./fixtures/conditional-get-servers')
+const { SEED_PATH } = require('../core/seed-contract')
 
 const COMMAND = path.join(__dirname, '..', 'check')
 const curlMissing = spawnSync('curl', ['--version']).error ? 'curl is not installed here' : false
@@ -63,7 +64,7 @@ async function listen (t, server) {
     (server.server || server).closeAllConnections()
     server.close(resolve)
   }))
-  return urlOf(server) + '/seed/v1'
+  return urlOf(server) + `${SEED_PATH}`
 }
 
 t.test('fixed passes every step; the If-Modified-Since steps are skipped, not passed', { skip: curlMissing }, async (t) => {
@@ -173,12 +174,12 @@ for (const variant of ['slow', 'fast']) {
 }
 
 t.test('nothing to check, or bad arguments: exit 2 with a message', { skip: curlMissing }, async (t) => {
-  const unreachable = await checkCurl('http://127.0.0.1:9/seed/v1')
+  const unreachable = await checkCurl(`http://127.0.0.1:9${SEED_PATH}`)
   t.equal(unreachable.code, 2)
   t.match(unreachable.stderr, /curl failed \(exit 7\): is the server at http:\/\/127\.0\.0\.1:9\/seed\/v1 up\?/)
 
   const expressUrl = await listen(t, servers.createExpressServer())
-  const missing = await checkCurl(expressUrl.replace('/seed/v1', '/nope'))
+  const missing = await checkCurl(expressUrl.replace(`${SEED_PATH}`, '/nope'))
   t.equal(missing.code, 2)
   t.match(missing.stderr, /answered 404, .*: conditional GET needs a 200 with an ETag to start from/)
 
@@ -226,7 +227,7 @@ http {
     child.once('exit', () => { fs.rmSync(prefix, { recursive: true, force: true }); resolve() })
     child.kill('SIGQUIT')
   }))
-  const url = `http://127.0.0.1:${port}/seed/v1`
+  const url = `http://127.0.0.1:${port}${SEED_PATH}`
   await waitUntilListening(port)
   return url
 }

@@ -4,19 +4,20 @@
 
 const t = require('tap')
 const { VARIANTS, startInProcess, request } = require('./helper')
+const { SEED_PATH, CACHE_CONTROL } = require('../core/seed-contract')
 
 for (const variant of VARIANTS) {
-  t.test(`${variant}: GET /seed/v1 answers 200 JSON {data, url, ts}`, async (t) => {
+  t.test(`${variant}: GET ${SEED_PATH} answers 200 JSON {data, url, ts}`, async (t) => {
     const { url, clock } = await startInProcess(t, variant)
     const res = await request(url)
     t.equal(res.status, 200)
     t.equal(res.headers['content-type'], 'application/json')
-    t.equal(res.headers['cache-control'], 'public, max-age=120')
+    t.equal(res.headers['cache-control'], CACHE_CONTROL)
     t.equal(Number(res.headers['content-length']), Buffer.byteLength(res.body), 'Content-Length is the body length')
     const body = JSON.parse(res.body)
     t.same(Object.keys(body), ['data', 'url', 'ts'], 'fields in order')
     t.match(body.data, /^[0-9a-f]{10000}$/, 'data is 5000 bytes as hex')
-    t.equal(body.url, '/seed/v1')
+    t.equal(body.url, `${SEED_PATH}`)
     t.equal(body.ts, clock.now(), 'ts is the minute clock')
   })
 
@@ -46,7 +47,7 @@ for (const variant of VARIANTS) {
     const { url } = await startInProcess(t, variant)
     const res = await request(url + '?page=2')
     t.equal(res.status, 404)
-    t.same(JSON.parse(res.body), { code: 'NotFound', message: '/seed/v1?page=2 does not exist' })
+    t.same(JSON.parse(res.body), { code: 'NotFound', message: `${SEED_PATH}?page=2 does not exist` })
   })
 
   t.test(`${variant}: a failing content fetch answers 502 JSON without a stack, then recovers`, async (t) => {

@@ -12,6 +12,7 @@ const net = require('node:net')
 const http = require('node:http')
 const { VARIANTS, request, rawExchange, statusesOf } = require('./helper')
 const { spawnServer } = require('../tooling/spawn-server')
+const { SEED_PATH } = require('../core/seed-contract')
 
 const HEADERS_TIMEOUT_MS = 500
 const REQUEST_TIMEOUT_MS = 1000
@@ -54,8 +55,8 @@ for (const variant of VARIANTS) {
       await Promise.all(idle.map(({ settled }) => settled))
       const idleClosed = Promise.all(idle.map(({ closed }) => closed))
       const [slowHead, slowBody] = await Promise.all([
-        rawExchange(origin, 'GET /seed/v1 HTTP/1.1\r\nHost: x\r\n', { trickle: 'X-Drip: 1\r\n', waitMs }),
-        rawExchange(origin, 'GET /seed/v1 HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n', { trickle: 'a', waitMs }),
+        rawExchange(origin, `GET ${SEED_PATH} HTTP/1.1\r\nHost: x\r\n`, { trickle: 'X-Drip: 1\r\n', waitMs }),
+        rawExchange(origin, `GET ${SEED_PATH} HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n`, { trickle: 'a', waitMs }),
         (async () => {
           await stillServing(t, url) // idle connections block nobody
           const started = Date.now()
@@ -89,9 +90,9 @@ for (const variant of VARIANTS) {
 
     t.test('request smuggling (conflicting Content-Length and Transfer-Encoding) gets 400', async (t) => {
       const attempts = {
-        'Content-Length with Transfer-Encoding': 'POST /seed/v1 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n',
-        'two different Content-Lengths': 'POST /seed/v1 HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nabcdef',
-        'chunked not last in Transfer-Encoding': 'POST /seed/v1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n'
+        'Content-Length with Transfer-Encoding': `POST ${SEED_PATH} HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n`,
+        'two different Content-Lengths': `POST ${SEED_PATH} HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nabcdef`,
+        'chunked not last in Transfer-Encoding': `POST ${SEED_PATH} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n`
       }
       for (const [name, raw] of Object.entries(attempts)) {
         const { received } = await rawExchange(origin, raw)
@@ -101,21 +102,21 @@ for (const variant of VARIANTS) {
     })
 
     t.test('an over-long URL gets 431', async (t) => {
-      const { received } = await rawExchange(origin, `GET /seed/v1?${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`)
+      const { received } = await rawExchange(origin, `GET ${SEED_PATH}?${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`)
       t.same(statusesOf(received), [431], "over Node's 16 KB header limit, which counts the request line")
       await stillServing(t, url)
     })
 
     t.test(`a pipelined flood of ${PIPELINED[variant]} requests is answered in order`, async (t) => {
       const count = PIPELINED[variant]
-      const flood = 'GET /seed/v1 HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(count - 1) + 'GET /seed/v1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'
+      const flood = `GET ${SEED_PATH} HTTP/1.1\r\nHost: x\r\n\r\n`.repeat(count - 1) + `GET ${SEED_PATH} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`
       const { received } = await rawExchange(origin, flood, { waitMs: 20000 })
       t.same(statusesOf(received), Array(count).fill(200), `${count} responses, every one a 200`)
       await stillServing(t, url)
     })
 
     t.test('clients that reset mid-request do no harm', async (t) => {
-      const partial = ['GET /seed/v1 HTTP/1.1\r\nHo', 'POST /seed/v1 HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc', 'GET /seed/v1 HTTP/1.1\r\nHost: x\r\n\r\n']
+      const partial = [`GET ${SEED_PATH} HTTP/1.1\r\nHo`, `POST ${SEED_PATH} HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc`, `GET ${SEED_PATH} HTTP/1.1\r\nHost: x\r\n\r\n`]
       for (let i = 0; i < 30; i++) {
         await new Promise((resolve) => {
           const socket = net.connect(Number(port), hostname, () => {

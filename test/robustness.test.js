@@ -48,7 +48,7 @@ for (const variant of VARIANTS) {
 
   t.test(`${variant}: malformed percent-encoding and odd paths get 404 JSON`, async (t) => {
     const { origin, url } = await startInProcess(t, variant)
-    for (const path of ['/seed/v1%', '/%E0%A4%A', '/seed%2Fv1', '/seed/v1/', '/SEED/V1']) {
+    for (const path of [`${SEED_PATH}%`, '/%E0%A4%A', '/seed%2Fv1', `${SEED_PATH}/`, '/SEED/V1']) {
       const res = await request(origin + path)
       t.equal(res.status, 404, `${path}: 404`)
       t.equal(res.headers['content-type'], 'application/json', `${path}: JSON`)
@@ -68,7 +68,7 @@ for (const variant of VARIANTS) {
     const { hostname, port } = new URL(origin)
     for (let i = 0; i < 20; i++) {
       await new Promise((resolve) => {
-        const socket = net.connect(Number(port), hostname, () => socket.write('GET /seed/v1 HTTP/1.1\r\nHost: x\r\n\r\n'))
+        const socket = net.connect(Number(port), hostname, () => socket.write(`GET ${SEED_PATH} HTTP/1.1\r\nHost: x\r\n\r\n`))
         socket.once('data', () => socket.destroy())
         socket.on('error', () => {})
         socket.on('close', resolve)
@@ -85,7 +85,7 @@ for (const variant of VARIANTS) {
     t.teardown(() => greedy.destroy())
     await new Promise((resolve) => greedy.once('connect', resolve))
     greedy.pause() // never read: the server's writes back up
-    greedy.write('GET /seed/v1 HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(200))
+    greedy.write(`GET ${SEED_PATH} HTTP/1.1\r\nHost: x\r\n\r\n`.repeat(200))
     await new Promise((resolve) => setTimeout(resolve, 300))
     const agent = new http.Agent({ keepAlive: false })
     const results = await Promise.all(Array.from({ length: 5 }, () => request(url, { agent })))

@@ -9,6 +9,7 @@ const net = require('node:net')
 const autocannon = require('autocannon')
 const { VARIANTS, exitOf } = require('./helper')
 const { spawnServer } = require('../tooling/spawn-server')
+const { SEED_PATH } = require('../core/seed-contract')
 
 // `npm test` runs it twice per variant on every Node line (6 per CI run);
 // `npm run test:shutdown` 20 times (SHUTDOWN_RUNS=20), about a minute.
@@ -47,7 +48,7 @@ function client (port, delayMs) {
       const socket = net.connect(port, '127.0.0.1')
       let received = Buffer.alloc(0)
       let outcome = null
-      socket.on('connect', () => socket.write('GET /seed/v1 HTTP/1.1\r\nHost: localhost\r\n\r\n'))
+      socket.on('connect', () => socket.write(`GET ${SEED_PATH} HTTP/1.1\r\nHost: localhost\r\n\r\n`))
       socket.on('data', (chunk) => {
         received = Buffer.concat([received, chunk])
         if (isComplete(received)) {
@@ -102,7 +103,7 @@ t.test('node fixed: SIGTERM in the middle of autocannon -c 100: no response is c
   const server = await spawnServer('fixed')
   const proxy = await watchResponses(Number(new URL(server.url).port))
   t.teardown(proxy.close)
-  const load = autocannon({ url: `http://127.0.0.1:${proxy.port}/seed/v1`, connections: 100, duration: 3 })
+  const load = autocannon({ url: `http://127.0.0.1:${proxy.port}${SEED_PATH}`, connections: 100, duration: 3 })
   setTimeout(() => server.child.kill('SIGTERM'), 1000)
   const result = await load
   const exit = await exitOf(server.child)

