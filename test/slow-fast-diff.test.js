@@ -36,3 +36,12 @@ t.test('comments aside, slow/ and fast/ differ in exactly the guard line', async
     fast: 'if (afterEventAttached === true) return'
   }])
 })
+
+// The diff above ignores comments, so it cannot see a comment copied from
+// slow/ that is false for fast/. The headers say which is which.
+t.test('each etag.js header says which variant it is', async (t) => {
+  const header = (variant) => fs.readFileSync(path.join(ROOT, variant, 'etag.js'), 'utf8').split('\n\n')[1]
+  t.match(header('slow'), /as it was/, 'slow: the middleware as it was')
+  t.match(header('fast'), /the one-line fix/, 'fast: the one-line fix')
+  t.notMatch(header('fast'), /as it was/, 'fast does not claim to be the original')
+})
