@@ -9,6 +9,7 @@ const { runAsProcess, UsageError } = require('../tooling/command')
 const { parseOptions, USAGE } = require('./options')
 const { runComparison, describeMachine } = require('./run')
 const { evaluateRun } = require('./evaluate')
+const { toBencherMetricFormat, toGithubBenchmark } = require('./formats')
 const report = require('./report')
 
 async function main (argv, { stdout, stderr }) {
@@ -16,23 +17,29 @@ async function main (argv, { stdout, stderr }) {
   const baseline = options.baseline ? readBaseline(options.baseline) : null
   const { protocol } = options
   const progress = Boolean(stderr.isTTY) && !process.env.CI
-  stdout.write(report.renderProtocol({ mode: options.mode, protocol, machine: describeMachine() }) + '\n\n')
+  stdout.write(report.renderProtocol({ mode: options.mode, protocol, targets: options.targets, machine: describeMachine() }) + '\n\n')
 
   const nameWidth = Math.max(...protocol.targets.map((t) => t.length))
   const measured = await runComparison(protocol, {
+    targets: options.targets,
+    cpuTax: options.cpuTax,
     progress,
     onRun: (run) => stdout.write(`  round ${run.round}/${protocol.rounds}  ${run.target.padEnd(nameWidth)} ` +
       `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(8)} req/s\n`)
   })
-  const { enforced, failures, unenforced, ...evaluation } = evaluateRun(measured, { mode: options.mode, baseline, tolerance: options.tolerance })
-  const results = { mode: options.mode, ...measured, ...evaluation }
+  const { enforced, failures, unenforced, ...evaluation } = evaluateRun(measured, { mode: options.mode, baseline, alpha: options.alpha })
+  const results = { mode: options.mode, alpha: options.alpha, ...measured, ...evaluation, failures }
 
   stdout.write('\n' + report.renderTable(results.summaries) + '\n\n')
   stdout.write(report.renderRatios(results.ratios, results.baseline) + '\n\n')
   stdout.write(report.renderChart(results.runs, protocol.targets) + '\n\n')
+  if (results.warnings.length > 0) stdout.write(`Note:\n${results.warnings.map((w) => `  - ${w}`).join('\n')}\n\n`)
 
-  if (options.json) fs.writeFileSync(options.json, JSON.stringify(results, null, 2) + '\n')
+  const writeJson = (file, value) => fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n')
+  if (options.json) writeJson(options.json, results)
   if (options.markdown) fs.writeFileSync(options.markdown, report.renderMarkdown(results))
+  if (options.bencherJson) writeJson(options.bencherJson, toBencherMetricFormat(results))
+  if (options.githubBenchmarkJson) writeJson(options.githubBenchmarkJson, toGithubBenchmark(results))
 
   if (unenforced.length > 0) {
     stdout.write(`(mode ${options.mode} reports goals without enforcing them: run "npm run bench" for the checked comparison)\n`)
@@ -52,7 +59,9 @@ function readBaseline (file) {
   } catch (err) {
     throw new UsageError(`cannot read the baseline ${file}: ${err.message}`)
   }
-  if (!parsed || !Array.isArray(parsed.ratios)) throw new UsageError(`${file} is not a --json result of this benchmark (no ratios)`)
+  if (!parsed || !Array.isArray(parsed.ratios) || !parsed.ratios.every((r) => Array.isArray(r.pairs))) {
+    throw new UsageError(`${file} is not a --json result of this benchmark (no ratios with their rounds' pairs)`)
+  }
   return parsed
 }
 

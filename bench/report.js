@@ -4,6 +4,9 @@
 // and the per-second chart for a terminal, and the same as Markdown.
 
 const BARS = '▁▂▃▄▅▆▇█'
+// A second in which no response came: drawn, so it is not mistaken for a
+// second that was not measured.
+const NO_RESPONSE = '·'
 
 const COLUMNS = [
   { title: 'target', value: (s) => s.target, align: 'left' },
@@ -25,12 +28,17 @@ const COLUMNS = [
 /**
  * The protocol and machine, as printed at the top of a run.
  */
-function renderProtocol ({ mode, protocol, machine }) {
+function renderProtocol ({ mode, protocol, machine, targets }) {
+  const leaking = protocol.targets.filter((t) => targets[t].leaking)
   return [
     `Protocol (${mode}): ${protocol.targets.join(', ')}`,
     `  each target in a fresh process on 127.0.0.1; autocannon -c ${protocol.connections}, ` +
       `${protocol.warmup} s warm-up then ${protocol.duration} s measured, ${protocol.rounds} round(s), ` +
       'order reversed every other round',
+    ...(leaking.length > 0
+      ? [`  ${leaking.join(', ')} (cost grows with every request served): ${protocol.warmupRequests} requests warm-up, ` +
+        `then ${protocol.requests} measured, the same count on any machine`]
+      : []),
     '  figures are medians over rounds; ratios are medians of the rounds\' pairs',
     `Machine: ${machine.cores} x ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}`
   ].join('\n')
@@ -58,29 +66,42 @@ function renderRatios (ratios, baseline = []) {
   })
   for (const b of baseline) {
     const change = `${b.change >= 0 ? '+' : ''}${(b.change * 100).toFixed(1)} %`
-    lines.push(`  baseline ${b.name.padEnd(24)} ${ratioText(b.baseline)} -> ${ratioText(b.value)} (${change}) ${b.holds ? 'holds' : 'WORSE'}`)
+    const verdict = b.holds === null ? 'CANNOT TELL' : b.holds ? 'holds' : 'WORSE'
+    const p = b.pValue === null ? b.note : `p = ${b.pValue.toPrecision(2)}, ${b.rounds} rounds against ${b.baselineRounds}`
+    lines.push(`  baseline ${b.name.padEnd(24)} ${b.baseline.toFixed(3)} -> ${b.value.toFixed(3)} (${change}) ${verdict} (${p})`)
   }
   return ['Ratios (throughput unless marked cpu):', ...lines].join('\n')
 }
 
 /**
- * Responses per second over each target's first round, one bar per second,
- * each row scaled to its own peak (so a decay shows whatever the level); a
- * second without a response is blank.
+ * Responses per second over each target's median round (by req/s), one bar
+ * per second, warm-up then measured window (split by "|"), each row scaled
+ * to its own peak, so slow's decay shows whatever the level; a second
+ * without a response is a dot.
  */
 function renderChart (runs, targets) {
-  const lines = ['Responses per second, first round (each row scaled to its own peak):']
+  const lines = ['Responses per second in each target\'s median round, warm-up | measured ' +
+    `(each row scaled to its own peak; ${NO_RESPONSE} = none that second):`]
   const width = Math.max(...targets.map((t) => t.length))
   for (const target of targets) {
-    const run = runs.find((r) => r.target === target)
+    const run = medianRound(runs.filter((r) => r.target === target))
     if (!run || run.perSecond.length === 0) continue
-    const peak = Math.max(...run.perSecond)
-    const bars = run.perSecond.map((n) => n === 0 ? ' ' : BARS[Math.floor(n / peak * (BARS.length - 1))]).join('')
+    const warmup = run.warmupPerSecond || []
+    const peak = Math.max(...warmup, ...run.perSecond)
+    const bar = (n) => n === 0 ? NO_RESPONSE : BARS[Math.floor(n / peak * (BARS.length - 1))]
+    const bars = `${warmup.map(bar).join('')}|${run.perSecond.map(bar).join('')}`
     const first = run.perSecond[0]
     const last = run.perSecond[run.perSecond.length - 1]
-    lines.push(`  ${target.padEnd(width)}  ${bars}  ${integer(first)} -> ${integer(last)} /s`)
+    lines.push(`  ${target.padEnd(width)}  ${bars}  measured ${integer(first)} -> ${integer(last)} /s (round ${run.round})`)
   }
   return lines.join('\n')
+}
+
+// The round whose req/s is the median (the lower middle one for an even count).
+function medianRound (own) {
+  if (own.length === 0) return null
+  const sorted = [...own].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)
+  return sorted[Math.floor((sorted.length - 1) / 2)]
 }
 
 /**
@@ -95,7 +116,7 @@ function renderMarkdown ({ mode, protocol, machine, summaries, ratios }) {
     `${r.holds === null ? '' : r.holds ? 'holds' : '**short**'} | ${r.pairs.map(ratioText).join(', ')} |`)
   return [
     `Mode \`${mode}\`: autocannon -c ${protocol.connections}, ${protocol.warmup} s warm-up, ` +
-      `${protocol.duration} s measured, ${protocol.rounds} round(s); ` +
+      `${protocol.duration} s measured (slow: ${protocol.warmupRequests} + ${protocol.requests} requests), ${protocol.rounds} round(s); ` +
       `${machine.cores} x ${machine.cpuModel}, Node ${machine.node}.`,
     '',
     header, rule, ...rows,

@@ -5,59 +5,73 @@
 // in report.js, the command in index.js.
 
 const os = require('node:os')
+const path = require('node:path')
 const http = require('node:http')
 const autocannon = require('autocannon')
-const { TARGETS } = require('./goals')
 const { startTarget } = require('./target-process')
+
+const CPU_TAX = path.join(__dirname, 'cpu-tax.js')
 
 /**
  * Run the comparison `protocol` describes: { targets, connections, warmup,
- * duration, rounds }. Rounds alternate the targets' order (forwards, then
- * backwards) so that neighbours in time are compared. `onRun(run)` is called
- * after each target's run; `progress` decides whether autocannon draws its
- * progress bar. Resolves to { protocol, machine, started, finished, runs }.
+ * duration, warmupRequests, requests, rounds }, with `targets` the
+ * definitions by name (goals.js's TARGETS and the user's own). Rounds
+ * alternate the targets' order (forwards, then backwards) so that
+ * neighbours in time are compared. `cpuTax` ({ target: micros }) adds that
+ * much busy CPU time to each request of a target, through bench/cpu-tax.js
+ * preloaded into it: a regression made to order, for calibrating the gate.
+ * `onRun(run)` is called after each target's run; `progress` decides
+ * whether autocannon draws its progress bar. Resolves to { protocol,
+ * targets, cpuTax, machine, started, finished, runs }.
  */
-async function runComparison (protocol, { onRun = () => {}, progress = false } = {}) {
+async function runComparison (protocol, { targets, cpuTax = {}, onRun = () => {}, progress = false }) {
   const started = new Date().toISOString()
   const runs = []
   for (let round = 1; round <= protocol.rounds; round++) {
     const order = round % 2 === 1 ? protocol.targets : [...protocol.targets].reverse()
     for (const target of order) {
-      const run = await runTarget(target, round, protocol, progress)
+      const run = await runTarget(target, targets[target], round, protocol, { progress, taxMicros: cpuTax[target] })
       runs.push(run)
       onRun(run)
     }
   }
-  return { protocol, machine: describeMachine(), started, finished: new Date().toISOString(), runs }
+  return { protocol, targets, cpuTax, machine: describeMachine(), started, finished: new Date().toISOString(), runs }
 }
 
-async function runTarget (target, round, protocol, progress) {
-  const { entry, conditional, env } = TARGETS[target]
-  const server = await startTarget(entry, { env })
+async function runTarget (target, { entry, conditional, env, leaking }, round, protocol, { progress, taxMicros }) {
+  const taxed = taxMicros > 0 ? { nodeArgs: ['-r', CPU_TAX], env: { ...env, CPU_TAX_MICROS: String(taxMicros) } } : { env }
+  const server = await startTarget(entry, taxed)
   try {
     const headers = conditional ? { 'if-none-match': await currentEtag(server.url) } : {}
-    if (protocol.warmup > 0) await load(server.url, headers, protocol.connections, protocol.warmup)
-    const cpuBefore = server.cpuMillis()
-    const { result, perSecond } = await load(server.url, headers, protocol.connections, protocol.duration,
+    // A leaking target gets a count of requests, the others seconds.
+    const warmup = leaking ? { amount: protocol.warmupRequests } : { duration: protocol.warmup }
+    const measured = leaking ? { amount: protocol.requests } : { duration: protocol.duration }
+    const warmedUp = warmup.amount > 0 || warmup.duration > 0
+      ? await load(server.url, headers, protocol.connections, warmup)
+      : { perSecond: [] }
+    const before = await server.usage()
+    const { result, perSecond } = await load(server.url, headers, protocol.connections, measured,
       progress && `${target} (round ${round}/${protocol.rounds})`)
-    const cpuAfter = server.cpuMillis()
-    return summarizeRun(target, round, result, perSecond, cpuBefore, cpuAfter, server.peakRssBytes())
+    const after = await server.usage()
+    return summarizeRun(target, round, result, { warmup: warmedUp.perSecond, measured: perSecond }, before, after)
   } finally {
     await server.stop()
   }
 }
 
-// One autocannon run; resolves to its result and the responses per second.
-function load (url, headers, connections, duration, progressLabel) {
+// One autocannon run, for a `duration` in seconds or an `amount` of
+// requests; resolves to its result and the responses in each whole second.
+function load (url, headers, connections, { duration, amount }, progressLabel) {
   return new Promise((resolve, reject) => {
     const perSecond = []
-    const instance = autocannon({ url, headers, connections, duration }, (err, result) => {
-      if (err) reject(err)
-      else resolve({ result, perSecond })
+    const instance = autocannon({ url, headers, connections, ...(amount ? { amount } : { duration }) }, (err, result) => {
+      if (err) return reject(err)
+      // autocannon ticks once a second, plus once more when it stops: that
+      // last one covers part of a second only.
+      if (perSecond.length > Math.max(1, Math.floor(result.duration))) perSecond.pop()
+      resolve({ result, perSecond })
     })
-    // autocannon ticks once a second, plus once more when it stops: keep the
-    // whole seconds only.
-    instance.on('tick', ({ counter }) => { if (perSecond.length < Math.max(1, Math.floor(duration))) perSecond.push(counter) })
+    instance.on('tick', ({ counter }) => perSecond.push(counter))
     if (progressLabel) {
       autocannon.track(instance, {
         renderProgressBar: true,
@@ -68,7 +82,7 @@ function load (url, headers, connections, duration, progressLabel) {
   })
 }
 
-function summarizeRun (target, round, result, perSecond, cpuBefore, cpuAfter, peakRssBytes) {
+function summarizeRun (target, round, result, { warmup, measured }, before, after) {
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats || {})
     .map(([code, { count }]) => [code, Number(count)]))
   const responses = Object.values(statuses).reduce((sum, count) => sum + count, 0)
@@ -77,7 +91,7 @@ function summarizeRun (target, round, result, perSecond, cpuBefore, cpuAfter, pe
   const status2xx = count((code) => code >= 200 && code < 300)
   const status304 = statuses['304'] || 0
   const status503 = statuses['503'] || 0
-  const cpuMillis = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore
+  const cpuMillis = after.cpuMillis - before.cpuMillis
   return {
     target,
     round,
@@ -95,10 +109,14 @@ function summarizeRun (target, round, result, perSecond, cpuBefore, cpuAfter, pe
     statusOther: responses - status2xx - status304 - status503,
     errors: result.errors,
     timeouts: result.timeouts,
-    peakRssBytes,
+    peakRssBytes: after.peakRssBytes,
     cpuMillis,
-    cpuMicrosPerRequest: cpuMillis === null || responses === 0 ? null : cpuMillis * 1000 / responses,
-    perSecond
+    cpuMicrosPerRequest: responses === 0 ? null : cpuMillis * 1000 / responses,
+    // The same two figures from /proc, where there is one: a cross-check of
+    // the probe's (test/bench.test.js compares them).
+    proc: after.proc && before.proc ? { cpuMillis: after.proc.cpuMillis - before.proc.cpuMillis, peakRssBytes: after.proc.peakRssBytes } : null,
+    warmupPerSecond: warmup,
+    perSecond: measured
   }
 }
 

@@ -48,25 +48,84 @@ function evaluateRatios (runs, definitions, goals = {}) {
 }
 
 /**
- * Compare `ratios` with those of an earlier result: a ratio fails when it
- * moved the wrong way by more than `tolerance` (0.25 = 25 %). Ratios the
- * baseline lacks are skipped.
+ * The gate: compare the CPU-per-request ratios of this run (each already
+ * divided by the reference measured in the same rounds) with those of an
+ * earlier result, round by round. A ratio regressed when an exact one-sided
+ * permutation test of its rounds against the baseline's rounds gives a
+ * p-value under `alpha` (split evenly over the ratios compared, Bonferroni,
+ * so the false-alarm rate of the whole gate stays at or under `alpha`).
+ * Returns [{ name, value, baseline, change, pValue, holds, note }]; holds is
+ * null, with a note, when there are too few rounds for the test ever to
+ * reach `alpha`.
  */
-function compareWithBaseline (ratios, baselineRatios, tolerance) {
-  const compared = []
-  for (const ratio of ratios) {
+function compareWithBaseline (ratios, baselineRatios, { alpha }) {
+  const gated = ratios.filter((ratio) => ratio.metric === 'cpuMicrosPerRequest' &&
+    baselineRatios.some((r) => r.name === ratio.name && Array.isArray(r.pairs)))
+  const perRatioAlpha = alpha / Math.max(1, gated.length)
+  return gated.map((ratio) => {
     const earlier = baselineRatios.find((r) => r.name === ratio.name)
-    if (!earlier || !Number.isFinite(earlier.value) || earlier.value <= 0) continue
-    const change = ratio.value / earlier.value - 1
-    const holds = ratio.better === 'lower' ? change <= tolerance : change >= -tolerance
-    compared.push({ name: ratio.name, value: ratio.value, baseline: earlier.value, change, holds })
-  }
-  return compared
+    const baselinePairs = earlier.pairs.filter(Number.isFinite)
+    const compared = { name: ratio.name, value: ratio.value, baseline: median(baselinePairs), rounds: ratio.pairs.length, baselineRounds: baselinePairs.length }
+    compared.change = compared.value / compared.baseline - 1
+    const smallest = 1 / binomial(ratio.pairs.length + baselinePairs.length, ratio.pairs.length)
+    if (ratio.pairs.length < 2 || baselinePairs.length < 2 || smallest >= perRatioAlpha) {
+      return { ...compared, pValue: null, holds: null, note: `${ratio.pairs.length} rounds against ${baselinePairs.length}: too few for a p-value under ${perRatioAlpha.toPrecision(2)}` }
+    }
+    const worse = ratio.better === 'lower' ? 1 : -1
+    compared.pValue = permutationPValue(ratio.pairs.map((v) => worse * v), baselinePairs.map((v) => worse * v))
+    return { ...compared, holds: compared.pValue >= perRatioAlpha, note: null }
+  })
+}
+
+/**
+ * One-sided p-value of an exact permutation test: the share of the ways of
+ * splitting all the values into groups of these two sizes in which the first
+ * group's mean exceeds the second's by at least as much as observed. No
+ * assumption about the distribution; rounds must only be exchangeable.
+ * Written here because the test is a dozen lines; the statistics libraries
+ * on npm offer t-tests, whose normality the rounds do not promise.
+ */
+function permutationPValue (first, second) {
+  const all = [...first, ...second]
+  const total = all.reduce((sum, v) => sum + v, 0)
+  const size = first.length
+  const observed = first.reduce((sum, v) => sum + v, 0)
+  // A split is fixed by the sum of its first group: compare sums.
+  const tolerance = 1e-9 * Math.max(1, Math.abs(total))
+  let asExtreme = 0
+  let splits = 0
+  ;(function choose (start, left, sum) {
+    if (left === 0) {
+      splits++
+      if (sum >= observed - tolerance) asExtreme++
+      return
+    }
+    for (let i = start; i <= all.length - left; i++) choose(i + 1, left - 1, sum + all[i])
+  })(0, size, 0)
+  return asExtreme / splits
+}
+
+function binomial (n, k) {
+  let result = 1
+  for (let i = 1; i <= k; i++) result = result * (n - k + i) / i
+  return Math.round(result)
+}
+
+/**
+ * How far apart a target's rounds are: the largest over the smallest value,
+ * minus one (0.3 = the largest round is 30 % above the smallest). Null for
+ * fewer than two values.
+ */
+function spread (values) {
+  const finite = values.filter((v) => Number.isFinite(v) && v > 0)
+  if (finite.length < 2) return null
+  return Math.max(...finite) / Math.min(...finite) - 1
 }
 
 /**
  * The medians over rounds of every numeric figure, per target, in the
- * order the targets were given.
+ * order the targets were given, with the spread of its req/s and CPU per
+ * request over the rounds.
  */
 function summarizeTargets (runs, targets) {
   return targets
@@ -76,6 +135,10 @@ function summarizeTargets (runs, targets) {
       const summary = { target, rounds: own.length }
       for (const key of Object.keys(own[0])) {
         if (typeof own[0][key] === 'number' && key !== 'round') summary[key] = median(own.map((run) => run[key]))
+      }
+      summary.spread = {
+        requestsPerSecond: spread(own.map((run) => run.requestsPerSecond)),
+        cpuMicrosPerRequest: spread(own.map((run) => run.cpuMicrosPerRequest))
       }
       return summary
     })
@@ -102,4 +165,4 @@ function checkRequirements (runs, { errorFree, timeoutFree, shedding = [] }, con
   return failures
 }
 
-module.exports = { median, pairedRatio, evaluateRatios, compareWithBaseline, summarizeTargets, checkRequirements }
+module.exports = { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, spread, summarizeTargets, checkRequirements }

@@ -1,52 +1,75 @@
 'use strict'
 
 // A benchmark target in a process of its own, started as a user starts it
-// (tooling/spawn-server.js) on a free port of 127.0.0.1, and watched through
-// /proc for its CPU time and peak memory.
+// (tooling/spawn-server.js) on a free port of 127.0.0.1. Its CPU time and
+// peak memory come from the server itself, through tooling/probe.js over
+// IPC: the same on every platform. Where /proc exists (Linux), the same
+// figures are also read there, as a cross-check of the probe.
 
 const fs = require('node:fs')
+const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { spawnServer } = require('../tooling/spawn-server')
 
 const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond()
+const USAGE_TIMEOUT_MS = 10000
 
 /**
  * Start `node [nodeArgs] <entry>` on 127.0.0.1 with a fixed SEED and `env`
- * added. Resolves to { url, pid, child, cpuMillis(), peakRssBytes(), stop() };
- * `child` talks to tooling/probe.js in the server (child.send, 'message').
+ * added. Resolves to { url, pid, child, usage(), stop() }: usage() resolves
+ * to { cpuMillis, peakRssBytes, proc } from the probe, where `proc` holds
+ * the same two figures from `procRoot` (null where there is none). `child`
+ * talks to the probe (child.send, 'message').
  */
-async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [] } = {}) {
+async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], procRoot = '/proc' } = {}) {
   const server = await spawnServer(entry, { env: { HOST: '127.0.0.1', SEED: seed, ...env }, nodeArgs })
-  const pid = server.child.pid
+  const { child } = server
   return {
     url: server.url,
-    pid,
-    child: server.child,
-    cpuMillis: () => cpuMillis(pid),
-    peakRssBytes: () => peakRssBytes(pid),
+    pid: child.pid,
+    child,
+    usage: async () => {
+      const { cpuMicros, maxRssBytes } = await ask(child, 'usage')
+      const proc = readProc(procRoot, child.pid)
+      return { cpuMillis: cpuMicros / 1000, peakRssBytes: maxRssBytes, proc }
+    },
     stop: server.stop
   }
 }
 
-// User plus system CPU time of the process so far, from /proc/<pid>/stat
-// (fields 14 and 15, in clock ticks). Null where /proc is not there.
-function cpuMillis (pid) {
-  const stat = readProc(`/proc/${pid}/stat`)
-  if (stat === null) return null
+// One question to the probe, and its answer.
+function ask (child, type) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`the server did not answer '${type}' within ${USAGE_TIMEOUT_MS} ms`)), USAGE_TIMEOUT_MS)
+    function onMessage (message) {
+      if (message?.type === type) done(null, message)
+    }
+    function done (err, message) {
+      clearTimeout(timer)
+      child.off('message', onMessage)
+      if (err) reject(err)
+      else resolve(message)
+    }
+    child.on('message', onMessage)
+    child.send({ type })
+  })
+}
+
+// User plus system CPU time so far, from <procRoot>/<pid>/stat (fields 14
+// and 15, in clock ticks), and the peak resident set (VmHWM) from .../status.
+// Null where there is no such file.
+function readProc (procRoot, pid) {
+  const stat = readFile(path.join(procRoot, String(pid), 'stat'))
+  const status = readFile(path.join(procRoot, String(pid), 'status'))
+  if (stat === null || status === null) return null
   // The command name (field 2) may hold spaces; count fields after its ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   const ticks = Number(fields[11]) + Number(fields[12])
-  return ticks * 1000 / CLOCK_TICKS_PER_SECOND
+  const hwm = /^VmHWM:\s+(\d+) kB/m.exec(status)
+  return { cpuMillis: ticks * 1000 / CLOCK_TICKS_PER_SECOND, peakRssBytes: hwm ? Number(hwm[1]) * 1024 : null }
 }
 
-// The process's peak resident set size so far (VmHWM), in bytes.
-function peakRssBytes (pid) {
-  const status = readProc(`/proc/${pid}/status`)
-  const match = status && /^VmHWM:\s+(\d+) kB/m.exec(status)
-  return match ? Number(match[1]) * 1024 : null
-}
-
-function readProc (file) {
+function readFile (file) {
   try {
     return fs.readFileSync(file, 'utf8')
   } catch {

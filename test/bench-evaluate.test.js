@@ -1,17 +1,24 @@
 'use strict'
 
-// What a run means, from its figures alone: goals, checks, baseline, and the
-// sentences a failed run prints (bench/evaluate.js).
+// What a run means, from its figures alone: goals, checks, the gate against
+// a baseline, and the sentences a run prints (bench/evaluate.js).
 
 const t = require('tap')
 const { evaluateRun } = require('../bench/evaluate')
+const { TARGETS } = require('../bench/goals')
+
+const CI_TARGETS = ['slow', 'fast', 'fixed', 'fixed-304', 'node-http']
+const protocol = { targets: CI_TARGETS }
+const healthy = { slow: 100, fast: 10000, fixed: 30000, 'fixed-304': 40000, 'node-http': 45000 }
+const cpuHealthy = { slow: 8000, fast: 90, fixed: 21, 'fixed-304': 19, 'node-http': 17 }
 
 // One round of the ci mode's targets with the figures given per target.
 function ciRound (round, rps, extra = {}) {
-  return ['slow', 'fast', 'fixed', 'fixed-304'].map((target) => ({
+  return CI_TARGETS.map((target) => ({
     target,
     round,
     requestsPerSecond: rps[target],
+    cpuMicrosPerRequest: cpuHealthy[target],
     responses: rps[target] * 4,
     status304: target === 'fixed-304' ? rps[target] * 4 : 0,
     errors: 0,
@@ -21,45 +28,67 @@ function ciRound (round, rps, extra = {}) {
   }))
 }
 
-const protocol = { targets: ['slow', 'fast', 'fixed', 'fixed-304'] }
-const healthy = { slow: 100, fast: 10000, fixed: 30000, 'fixed-304': 40000 }
+const rounds = (count, rps, extra) => Array.from({ length: count }, (_, i) => ciRound(i + 1, rps, extra)).flat()
 
-t.test('every goal and check held: no failure', async (t) => {
-  const runs = [...ciRound(1, healthy), ...ciRound(2, healthy)]
-  const result = evaluateRun({ protocol, runs }, { mode: 'ci', tolerance: 0.25 })
+t.test('every goal and check held: no failure, no warning', async (t) => {
+  const result = evaluateRun({ protocol, runs: rounds(2, healthy), targets: TARGETS }, { mode: 'ci' })
   t.same(result.failures, [])
   t.same(result.unenforced, [])
+  t.same(result.warnings, [])
   t.equal(result.enforced, true)
   t.same(result.ratios.find((r) => r.name === 'fast/slow'), {
     name: 'fast/slow', metric: 'requestsPerSecond', better: 'higher', value: 100, pairs: [100, 100], goal: 50, holds: true
   })
-  t.same(result.summaries.map((s) => s.target), protocol.targets)
+  t.same(result.summaries.map((s) => s.target), CI_TARGETS)
 })
 
 t.test('a missed goal and a failed check fail an enforced mode, each in a sentence', async (t) => {
   const slowFast = { ...healthy, fast: 1000 } // fast/slow 10, goal 50
   const runs = [...ciRound(1, slowFast, { fixed: { errors: 3 } }), ...ciRound(2, slowFast)]
-  const { failures } = evaluateRun({ protocol, runs }, { mode: 'ci', tolerance: 0.25 })
+  const { failures } = evaluateRun({ protocol, runs, targets: TARGETS }, { mode: 'ci' })
   t.same(failures, ['fast/slow is 10.00, goal >= 50', 'fixed (round 1): 3 errors, expected none'])
 })
 
 t.test('the start mode reports the same misses without failing', async (t) => {
-  const startProtocol = { targets: ['slow', 'fast'] }
   const runs = [
     { target: 'slow', round: 1, requestsPerSecond: 100, responses: 500, errors: 0, timeouts: 0 },
     { target: 'fast', round: 1, requestsPerSecond: 1000, responses: 5000, errors: 0, timeouts: 0 }
   ]
-  const result = evaluateRun({ protocol: startProtocol, runs }, { mode: 'start', tolerance: 0.25 })
+  const result = evaluateRun({ protocol: { targets: ['slow', 'fast'] }, runs, targets: TARGETS }, { mode: 'start' })
   t.same(result.failures, [])
   t.same(result.unenforced, ['fast/slow is 10.00, goal >= 200'])
   t.equal(result.enforced, false)
 })
 
-t.test('a ratio that fell beyond the tolerance from the baseline fails the run', async (t) => {
-  const runs = [...ciRound(1, healthy), ...ciRound(2, healthy)] // fixed/fast 3, fast/slow 100
-  const baseline = { ratios: [{ name: 'fixed/fast', value: 4.2 }, { name: 'fast/slow', value: 110 }] }
-  const result = evaluateRun({ protocol, runs }, { mode: 'ci', baseline, tolerance: 0.25 })
-  t.same(result.failures, ["fixed/fast moved -28.6 % from the baseline's 4.20 (tolerance 25 %)"],
-    'fast/slow, 9 % down, is within the tolerance')
-  t.same(result.baseline.map((b) => [b.name, b.holds]), [['fast/slow', true], ['fixed/fast', false]])
+t.test('the gate: fixed\'s CPU per request over node-http\'s, against the baseline\'s rounds', async (t) => {
+  const runs = rounds(5, healthy) // 21 / 17 = 1.235 in every round
+  const within = { ratios: [{ name: 'cpu fixed/node-http', pairs: [1.22, 1.24, 1.23, 1.25, 1.235] }] }
+  t.same(evaluateRun({ protocol, runs, targets: TARGETS }, { mode: 'ci', baseline: within }).failures, [], 'amid the baseline\'s rounds: quiet')
+  const lower = { ratios: [{ name: 'cpu fixed/node-http', pairs: [1.1, 1.11, 1.09, 1.12, 1.1] }] }
+  const { failures, baseline } = evaluateRun({ protocol, runs, targets: TARGETS }, { mode: 'ci', baseline: lower })
+  t.same(failures, ["cpu fixed/node-http went from the baseline's 1.100 to 1.235 (+12.3 %), p = 0.0040 over 5 rounds against 5: a regression"])
+  t.equal(baseline[0].pValue, 1 / 252)
+})
+
+t.test('a gate that cannot reach alpha with so few rounds fails, saying so', async (t) => {
+  const baseline = { ratios: [{ name: 'cpu fixed/node-http', pairs: [1.1, 1.1] }] }
+  const { failures } = evaluateRun({ protocol, runs: rounds(2, healthy), targets: TARGETS }, { mode: 'ci', baseline })
+  t.same(failures, ['cpu fixed/node-http cannot be gated: 2 rounds against 2: too few for a p-value under 0.010'])
+})
+
+t.test('rounds that disagree widely are pointed out, with the spread', async (t) => {
+  const runs = [...ciRound(1, healthy), ...ciRound(2, { ...healthy, fast: 14000 })]
+  const { warnings, failures } = evaluateRun({ protocol, runs, targets: TARGETS }, { mode: 'ci' })
+  t.same(warnings, ['fast: its rounds disagree on req/s, from 10,000 to 14,000 (spread 40 %)'])
+  t.same(failures, [], 'a word, not a failure')
+})
+
+t.test('a user\'s target gets its ratios against the reference', async (t) => {
+  const targets = { ...TARGETS, api: { entry: '/srv/api.js', user: true } }
+  const runs = [
+    { target: 'node-http', round: 1, requestsPerSecond: 40000, cpuMicrosPerRequest: 17, responses: 1, errors: 0, timeouts: 0 },
+    { target: 'api', round: 1, requestsPerSecond: 10000, cpuMicrosPerRequest: 68, responses: 1, errors: 0, timeouts: 0 }
+  ]
+  const { ratios } = evaluateRun({ protocol: { targets: ['node-http', 'api'] }, runs, targets }, { mode: 'ci' })
+  t.same(ratios.map((r) => [r.name, r.value]), [['api/node-http', 0.25], ['cpu api/node-http', 4]])
 })

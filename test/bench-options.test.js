@@ -17,13 +17,23 @@ t.test('each mode brings its protocol', async (t) => {
 
 t.test('options override the mode', async (t) => {
   const options = parseOptions(['--mode', 'ci', '--targets', 'fixed, node-http', '--connections', '10',
-    '--warmup', '0', '--duration', '1.5', '--rounds', '4', '--json', 'r.json', '--markdown', 'r.md',
-    '--baseline', 'b.json', '--tolerance', '10'])
-  t.same(options.protocol, { targets: ['fixed', 'node-http'], connections: 10, warmup: 0, duration: 1.5, rounds: 4 })
+    '--warmup', '0', '--duration', '1.5', '--warmup-requests', '50', '--requests', '30', '--rounds', '4',
+    '--json', 'r.json', '--markdown', 'r.md', '--bencher-json', 'b.json', '--github-benchmark-json', 'g.json',
+    '--baseline', 'base.json', '--alpha', '0.05', '--cpu-tax', 'fixed=2.5'])
+  t.same(options.protocol, { targets: ['fixed', 'node-http'], connections: 10, warmup: 0, duration: 1.5, warmupRequests: 50, requests: 30, rounds: 4 })
   t.equal(options.json, 'r.json')
   t.equal(options.markdown, 'r.md')
-  t.equal(options.baseline, 'b.json')
-  t.equal(options.tolerance, 0.1)
+  t.equal(options.bencherJson, 'b.json')
+  t.equal(options.githubBenchmarkJson, 'g.json')
+  t.equal(options.baseline, 'base.json')
+  t.equal(options.alpha, 0.05)
+  t.same(options.cpuTax, { fixed: 2.5 })
+})
+
+t.test('--target NAME=PATH adds the user\'s server, and the reference it is measured against', async (t) => {
+  const options = parseOptions(['--targets', 'fixed', '--target', `mine=${__filename}`])
+  t.same(options.protocol.targets, ['fixed', 'mine', 'node-http'])
+  t.same(options.targets.mine, { entry: __filename, user: true, about: `your server: node ${__filename}` })
 })
 
 t.test('--help is the command skeleton\'s: no option of the bench', async (t) => {
@@ -41,7 +51,13 @@ t.test('bad options are refused with a message', async (t) => {
     [['--duration', 'ten'], /--duration must be a number >= 0.5, got "ten"/],
     [['--warmup=-1'], /--warmup must be a number >= 0, got "-1"/],
     [['--rounds', ''], /--rounds must be an integer >= 1/],
-    [['--tolerance', 'x'], /--tolerance must be a number/],
+    [['--alpha', 'x'], /--alpha must be a number/],
+    [['--alpha', '1'], /--alpha must be between 0 and 1/],
+    [['--target', 'fixed=./x.js'], /one of the built-in targets/],
+    [['--target', 'mine'], /--target wants NAME=PATH/],
+    [['--target', 'mine=/no/such/server.js'], /--target mine: no file or folder at \/no\/such\/server\.js/],
+    [['--cpu-tax', 'fixed=0'], /--cpu-tax wants TARGET=MICROSECONDS/],
+    [['--targets', 'fast', '--cpu-tax', 'fixed=2'], /--cpu-tax fixed: not a target of this run/],
     [['--targets', 'fixed-304', '--duration', '50', '--warmup', '10'], /within 55 s: fixed's ETag changes once a minute/],
     [['--frobnicate'], /Unknown option '--frobnicate'/],
     [['extra'], /positional/i]

@@ -36,32 +36,38 @@ t.test('renderTable: one aligned row per target', async (t) => {
 })
 
 t.test('renderRatios: value, goal and verdict', async (t) => {
-  const text = renderRatios(ratios, [{ name: 'fixed/fast', value: 3.9, baseline: 4.2, change: -0.0714, holds: true }])
+  const text = renderRatios(ratios, [
+    { name: 'cpu fixed/node-http', value: 1.31, baseline: 1.2, change: 0.0917, pValue: 0.0011, rounds: 6, baselineRounds: 6, holds: false },
+    { name: 'cpu api/node-http', value: 1.5, baseline: 1.4, change: 0.071, pValue: null, note: '1 rounds against 6: too few', holds: null }
+  ])
   t.match(text, /fixed\/fast\s+3\.90\s+goal >= 3\s+holds\s+\(pairs: 3\.80, 3\.90, 4\.10\)/)
   t.match(text, /cpu fixed\/node-http\s+1\.31\s+goal <= 1\.25\s+SHORT/)
   t.match(text, /fast\/slow\s+215$/m, 'no goal: no verdict')
-  t.match(text, /baseline fixed\/fast\s+4\.20 -> 3\.90 \(-7\.1 %\) holds/)
+  t.match(text, /baseline cpu fixed\/node-http\s+1\.200 -> 1\.310 \(\+9\.2 %\) WORSE \(p = 0\.0011, 6 rounds against 6\)/)
+  t.match(text, /baseline cpu api\/node-http\s+1\.400 -> 1\.500 \(\+7\.1 %\) CANNOT TELL \(1 rounds against 6: too few\)/)
 })
 
-t.test('renderChart: a bar per second, scaled to the row peak', async (t) => {
+t.test('renderChart: the median round, warm-up | measured, a bar per second scaled to the row peak', async (t) => {
   const text = renderChart([
-    { target: 'slow', perSecond: [80, 60, 40, 20] },
-    { target: 'fixed', perSecond: [100, 100, 100, 100] }
+    { target: 'slow', round: 1, requestsPerSecond: 30, warmupPerSecond: [0, 100], perSecond: [80, 60, 40, 20] },
+    { target: 'slow', round: 2, requestsPerSecond: 10, warmupPerSecond: [], perSecond: [1] },
+    { target: 'slow', round: 3, requestsPerSecond: 50, warmupPerSecond: [], perSecond: [5] },
+    { target: 'fixed', round: 1, requestsPerSecond: 100, warmupPerSecond: [100], perSecond: [100, 100, 100, 100] }
   ], ['slow', 'fixed', 'fast'])
-  t.match(text, /slow\s+█▆▄▂\s+80 -> 20 \/s/)
-  t.match(text, /fixed\s+████\s+100 -> 100 \/s/)
+  t.match(text, /slow\s+·█\|▆▅▃▂\s+measured 80 -> 20 \/s \(round 1\)/, 'round 1 is the median; a second without a response is a dot')
+  t.match(text, /fixed\s+█\|████\s+measured 100 -> 100 \/s \(round 1\)/)
   t.notMatch(text, /fast/, 'a target not run has no row')
 })
 
 t.test('renderMarkdown: the protocol, the table and the ratios', async (t) => {
   const md = renderMarkdown({
     mode: 'full',
-    protocol: { connections: 100, warmup: 3, duration: 10, rounds: 3 },
+    protocol: { connections: 100, warmup: 3, duration: 10, warmupRequests: 500, requests: 200, rounds: 3 },
     machine: { cores: 2, cpuModel: 'Test CPU', node: 'v20.20.2' },
     summaries: [summary],
     ratios
   })
-  t.match(md, /^Mode `full`: autocannon -c 100, 3 s warm-up, 10 s measured, 3 round\(s\); 2 x Test CPU, Node v20\.20\.2\./)
+  t.match(md, /^Mode `full`: autocannon -c 100, 3 s warm-up, 10 s measured \(slow: 500 \+ 200 requests\), 3 round\(s\); 2 x Test CPU, Node v20\.20\.2\./)
   t.match(md, /\n\| target \| req\/s \|.*\| CPU µs\/req \|\n\|---\|---:\|/)
   t.match(md, /\n\| fixed \| 31,234 \| 2\.00 \|/)
   t.match(md, /\n\| cpu fixed\/node-http \| 1\.31 \| ≤ 1\.25 \| \*\*short\*\* \| 1\.31 \|/)

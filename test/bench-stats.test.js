@@ -3,7 +3,7 @@
 // The benchmark's arithmetic: medians, paired ratios, goals, baselines.
 
 const t = require('tap')
-const { median, pairedRatio, evaluateRatios, compareWithBaseline, summarizeTargets, checkRequirements } = require('../bench/stats')
+const { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, spread, summarizeTargets, checkRequirements } = require('../bench/stats')
 
 const run = (target, round, fields) => ({ target, round, ...fields })
 
@@ -46,18 +46,42 @@ t.test('evaluateRatios: goals for higher and lower is better', async (t) => {
   ], 'a goal reached exactly holds; a cost over its goal does not; no goal, no verdict; a/c left out')
 })
 
-t.test('compareWithBaseline: fails a ratio that moved the wrong way by more than the tolerance', async (t) => {
+t.test('permutationPValue: the share of splits at least as extreme as the one observed', async (t) => {
+  t.equal(permutationPValue([5, 6, 7], [1, 2, 3]), 1 / 20, 'complete separation: 1 of the C(6,3) = 20 splits')
+  t.equal(permutationPValue([1, 2, 3], [5, 6, 7]), 1, 'the other way: every split is at least as extreme')
+  t.equal(permutationPValue([3, 4], [1, 2, 5]), 4 / 10, 'sum 7 of the first group; 4 of 10 splits reach it (2+5, 3+4, 3+5, 4+5)')
+  t.equal(permutationPValue([1, 1], [1, 1]), 1, 'ties count as extreme')
+})
+
+t.test('spread: the largest round over the smallest, minus one', async (t) => {
+  t.equal(spread([100, 120, 110]), 0.2)
+  t.equal(spread([5]), null, 'one round: no spread')
+  t.equal(spread([null, 4, 2]), 1, 'missing figures are left out')
+})
+
+t.test('compareWithBaseline: CPU ratios against the baseline\'s rounds, by permutation test', async (t) => {
+  const base = [1.20, 1.22, 1.19, 1.21, 1.23, 1.20]
   const ratios = [
-    { name: 'up', value: 7.6, better: 'higher' },
-    { name: 'down', value: 7.4, better: 'higher' },
-    { name: 'cost', value: 1.3, better: 'lower' },
-    { name: 'new', value: 1, better: 'higher' }
+    { name: 'cpu worse', metric: 'cpuMicrosPerRequest', better: 'lower', value: 1.33, pairs: base.map((v) => v * 1.1) },
+    { name: 'cpu same', metric: 'cpuMicrosPerRequest', better: 'lower', value: 1.21, pairs: [1.21, 1.19, 1.22, 1.20, 1.23, 1.20] },
+    { name: 'cpu better', metric: 'cpuMicrosPerRequest', better: 'lower', value: 1.0, pairs: base.map((v) => v * 0.8) },
+    { name: 'throughput', metric: 'requestsPerSecond', better: 'higher', value: 0.5, pairs: [0.5, 0.5] },
+    { name: 'cpu new', metric: 'cpuMicrosPerRequest', better: 'lower', value: 1, pairs: [1, 1] }
   ]
-  const baseline = [{ name: 'up', value: 10 }, { name: 'down', value: 10 }, { name: 'cost', value: 1 }]
-  const compared = compareWithBaseline(ratios, baseline, 0.25)
-  t.same(compared.map((c) => [c.name, c.holds]), [['up', true], ['down', false], ['cost', false]],
-    '-24 % holds, -26 % fails, a cost up 30 % fails, a ratio the baseline lacks is skipped')
-  t.equal(Math.round(compared[1].change * 100), -26)
+  const baseline = ['cpu worse', 'cpu same', 'cpu better', 'throughput'].map((name) => ({ name, pairs: base }))
+  const compared = compareWithBaseline(ratios, baseline, { alpha: 0.03 })
+  t.same(compared.map((c) => [c.name, c.holds]), [['cpu worse', false], ['cpu same', true], ['cpu better', true]],
+    '10 % worse in every round fails; the same or better holds; throughput and ratios the baseline lacks are not gated')
+  t.equal(compared[0].pValue, 1 / 924, 'complete separation of 6 rounds from 6')
+  t.equal(compared[0].rounds, 6)
+  t.equal(Math.round(compared[0].change * 1000), 98, 'against the median of the baseline\'s rounds')
+})
+
+t.test('compareWithBaseline: too few rounds to ever reach alpha is said, not passed', async (t) => {
+  const ratios = [{ name: 'cpu x', metric: 'cpuMicrosPerRequest', better: 'lower', value: 2, pairs: [2, 2] }]
+  const [compared] = compareWithBaseline(ratios, [{ name: 'cpu x', pairs: [1, 1, 1] }], { alpha: 0.01 })
+  t.equal(compared.holds, null)
+  t.match(compared.note, /2 rounds against 3: too few for a p-value under 0\.010/)
 })
 
 t.test('summarizeTargets: medians over rounds, in the order given', async (t) => {
@@ -66,8 +90,8 @@ t.test('summarizeTargets: medians over rounds, in the order given', async (t) =>
     run('b', 1, { rps: 5, perSecond: [] })
   ]
   t.same(summarizeTargets(runs, ['b', 'a', 'c']), [
-    { target: 'b', rounds: 1, rps: 5 },
-    { target: 'a', rounds: 3, rps: 20 }
+    { target: 'b', rounds: 1, rps: 5, spread: { requestsPerSecond: null, cpuMicrosPerRequest: null } },
+    { target: 'a', rounds: 3, rps: 20, spread: { requestsPerSecond: null, cpuMicrosPerRequest: null } }
   ])
 })
 

@@ -9,39 +9,27 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { command } = require('../bench')
-const { runCommand } = require('../tooling/command')
 
 const { ROOT } = require('../tooling/repo')
 
-function capture () {
-  let text = ''
-  return { write (chunk) { text += chunk }, text: () => text }
-}
-
-async function bench (argv) {
-  const stdout = capture()
-  const stderr = capture()
-  const code = await runCommand(command, argv, { stdout, stderr })
-  return { code, stdout: stdout.text(), stderr: stderr.text() }
-}
-
-const SHORT = ['--warmup', '0.5', '--duration', '1', '--rounds', '1', '--connections', '10']
+const { bench, SHORT } = require('./bench-helper')
 
 t.test('fixed and fixed-304: a short run reports, writes JSON and Markdown, and passes its checks', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   const json = path.join(dir, 'result.json')
   const markdown = path.join(dir, 'result.md')
+  const bencher = path.join(dir, 'bencher.json')
+  const githubBenchmark = path.join(dir, 'github-benchmark.json')
   const { code, stdout, stderr } = await bench(['--mode', 'ci', '--targets', 'fixed,fixed-304', ...SHORT,
-    '--json', json, '--markdown', markdown])
+    '--json', json, '--markdown', markdown, '--bencher-json', bencher, '--github-benchmark-json', githubBenchmark])
   t.equal(code, 0, stderr)
   t.match(stdout, /Protocol \(ci\): fixed, fixed-304/)
   t.match(stdout, /round 1\/1 {2}fixed-304/)
   t.match(stdout, /bench: every goal holds/)
 
   const result = JSON.parse(fs.readFileSync(json, 'utf8'))
-  t.same(result.protocol, { targets: ['fixed', 'fixed-304'], connections: 10, warmup: 0.5, duration: 1, rounds: 1 })
+  t.same(result.protocol, { targets: ['fixed', 'fixed-304'], connections: 10, warmup: 0.5, duration: 1, warmupRequests: 20, requests: 10, rounds: 1 })
   t.equal(result.machine.node, process.version)
   t.ok(result.machine.cores >= 1 && result.machine.cpuModel, 'the machine is described')
   const [fixed, fixed304] = result.runs
@@ -53,19 +41,24 @@ t.test('fixed and fixed-304: a short run reports, writes JSON and Markdown, and 
   t.ok(fixed.peakRssBytes > 10 * 2 ** 20, 'and its peak RSS')
   t.equal(fixed.perSecond.length, 1, 'one second measured, one sample')
   t.match(fs.readFileSync(markdown, 'utf8'), /\n\| fixed-304 \| [\d,]+ \|/)
+  const bencherMetrics = JSON.parse(fs.readFileSync(bencher, 'utf8'))
+  t.ok(bencherMetrics.fixed['cpu-microseconds-per-request'].value > 0, 'Bencher Metric Format written')
+  const githubEntries = JSON.parse(fs.readFileSync(githubBenchmark, 'utf8'))
+  t.ok(githubEntries.some((e) => e.name === 'fixed - CPU per request' && e.unit === 'µs/req' && e.value > 0), 'github-action-benchmark format written')
 })
 
-t.test('a ratio that fell against the baseline fails the run, naming the ratio', async (t) => {
+t.test('a CPU ratio worse than the baseline\'s in every round fails the run, naming it', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   const baseline = path.join(dir, 'baseline.json')
-  // An earlier result in which fixed was 100 times the ceiling: no run today can hold that.
-  fs.writeFileSync(baseline, JSON.stringify({ ratios: [{ name: 'fixed/node-http', value: 100 }] }))
+  // An earlier result in which fixed cost half of what the ceiling costs,
+  // round after round: no run today can hold that.
+  fs.writeFileSync(baseline, JSON.stringify({ ratios: [{ name: 'cpu fixed/node-http', pairs: [0.5, 0.5, 0.5] }] }))
   const { code, stdout, stderr } = await bench(['--mode', 'start', '--targets', 'fixed,node-http', ...SHORT,
-    '--baseline', baseline])
+    '--rounds', '3', '--warmup', '0', '--duration', '0.5', '--alpha', '0.1', '--baseline', baseline])
   t.equal(code, 1)
-  t.match(stdout, /baseline fixed\/node-http\s+100 -> [\d.]+ \(-\d+\.\d %\) WORSE/)
-  t.match(stderr, /bench: FAILED\n {2}- fixed\/node-http moved -\d+\.\d % from the baseline's 100\.00 \(tolerance 25 %\)/)
+  t.match(stdout, /baseline cpu fixed\/node-http\s+0\.500 -> [\d.]+ \(\+\d+\.\d %\) WORSE \(p = 0\.050, 3 rounds against 3\)/)
+  t.match(stderr, /bench: FAILED\n {2}- cpu fixed\/node-http went from the baseline's 0\.500 to [\d.]+ \(\+\d+\.\d %\), p = 0\.050 over 3 rounds against 3: a regression/)
 })
 
 t.test('node bench: bad options exit 2 with a message, --help exits 0', async (t) => {

@@ -12,7 +12,12 @@
 //                    rss, heapUsed, afterListeners }: memory after a full
 //                    GC when --expose-gc is on (so heapUsed is what is
 //                    really retained), and the 'after' listeners of the
-//                    server launch() started (null for other servers).
+//                    server launch() started (null for other servers);
+//   parent -> child  { type: 'usage' }, answered with { type: 'usage',
+//                    cpuMicros, maxRssBytes }: the process's user plus
+//                    system CPU time so far and its peak resident set, from
+//                    Node itself (process.cpuUsage, process.resourceUsage),
+//                    so the same on Linux, macOS and Windows.
 
 const diagnosticsChannel = require('node:diagnostics_channel')
 const launchChannel = require('../core/launch-channel')
@@ -30,10 +35,14 @@ if (process.send) {
   })
 
   process.on('message', (message) => {
-    if (message?.type !== 'sample') return
-    if (global.gc) global.gc()
-    const { rss, heapUsed } = process.memoryUsage()
-    process.send({ type: 'sample', rss, heapUsed, afterListeners: launched ? launched.listenerCount('after') : null })
+    if (message?.type === 'usage') {
+      const { user, system } = process.cpuUsage()
+      process.send({ type: 'usage', cpuMicros: user + system, maxRssBytes: process.resourceUsage().maxRSS * 1024 })
+    } else if (message?.type === 'sample') {
+      if (global.gc) global.gc()
+      const { rss, heapUsed } = process.memoryUsage()
+      process.send({ type: 'sample', rss, heapUsed, afterListeners: launched ? launched.listenerCount('after') : null })
+    }
   })
   // The channel alone must not keep a server alive that has stopped.
   process.channel.unref()

@@ -1,0 +1,47 @@
+'use strict'
+
+// `npm run cpu-hog -- [--processes N] [--seconds S]`: a machine made slower
+// on purpose, to show that the benchmark's headline holds on a slow machine
+// too. It starts N busy processes (default: one per core) at the same
+// priority as everything else, so a benchmark run beside it gets about
+// half the CPU on this project's 2-core machine, and stops them after S
+// seconds (default 600) or on Ctrl-C. Run it in a second terminal, or in
+// the background: `npm run cpu-hog & npm start`.
+
+const os = require('node:os')
+const { fork } = require('node:child_process')
+const { runAsProcess, parseCommandLine, numberOption } = require('../tooling/command')
+
+const USAGE = `Usage: npm run cpu-hog -- [--processes N] [--seconds S]
+
+Keeps N processes busy (default ${os.availableParallelism()}, one per core) for S seconds
+(default 600), then stops them. Meant to run beside a benchmark, to see
+the figures of a machine about half as fast.
+`
+
+if (process.argv[2] === '--spin') {
+  // A child: burn CPU until the parent goes away.
+  process.on('disconnect', () => process.exit(0))
+  while (true) {} // eslint-disable-line no-empty -- the point is to burn CPU
+}
+
+async function main (argv, { stdout }) {
+  const { values } = parseCommandLine(argv, { processes: { type: 'string' }, seconds: { type: 'string' } })
+  const processes = numberOption('processes', values.processes, os.availableParallelism(), { min: 1, integer: true })
+  const seconds = numberOption('seconds', values.seconds, 600, { min: 1 })
+  const children = Array.from({ length: processes }, () => fork(__filename, ['--spin'], { stdio: 'ignore' }))
+  stdout.write(`cpu-hog: ${processes} busy process(es) for ${seconds} s (pids ${children.map((c) => c.pid).join(', ')})\n`)
+  await new Promise((resolve) => {
+    const timer = setTimeout(resolve, seconds * 1000)
+    for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => { clearTimeout(timer); resolve() })
+  })
+  for (const child of children) child.kill('SIGKILL')
+  stdout.write('cpu-hog: stopped\n')
+  return 0
+}
+
+const command = { name: 'cpu-hog', usage: USAGE, main }
+
+if (require.main === module) runAsProcess(command)
+
+module.exports = { command }

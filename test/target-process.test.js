@@ -1,0 +1,61 @@
+'use strict'
+
+// A benchmark target's CPU time and peak memory come from the server itself
+// (tooling/probe.js over IPC), on any platform; /proc, where there is one,
+// is a cross-check. And --cpu-tax's module adds the CPU it promises.
+
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { startTarget } = require('../bench/target-process')
+const { request } = require('./helper')
+
+const REQUESTS = 300
+
+async function serve (url, count) {
+  for (let i = 0; i < count; i++) await request(url)
+}
+
+t.test('with /proc out of reach, CPU and peak RSS still come from the probe', async (t) => {
+  const server = await startTarget('fixed', { procRoot: path.join(__dirname, 'no-such-proc') })
+  t.teardown(server.stop)
+  const before = await server.usage()
+  await serve(server.url, REQUESTS)
+  const after = await server.usage()
+  t.equal(after.proc, null, 'no /proc figures')
+  t.ok(after.cpuMillis > before.cpuMillis, `CPU time grew: ${before.cpuMillis} -> ${after.cpuMillis} ms`)
+  t.ok(after.peakRssBytes > 10 * 2 ** 20, `peak RSS ${after.peakRssBytes} bytes`)
+})
+
+t.test('where /proc exists, it agrees with the probe', { skip: !fs.existsSync('/proc/self/stat') && 'no /proc here' }, async (t) => {
+  const server = await startTarget('fixed')
+  t.teardown(server.stop)
+  const before = await server.usage()
+  await serve(server.url, REQUESTS)
+  const after = await server.usage()
+  const probe = after.cpuMillis - before.cpuMillis
+  const proc = after.proc.cpuMillis - before.proc.cpuMillis
+  // /proc counts in clock ticks (10 ms at the usual 100 per second).
+  t.ok(Math.abs(probe - proc) <= 20 + 0.05 * probe, `CPU over ${REQUESTS} requests: probe ${probe.toFixed(1)} ms, /proc ${proc.toFixed(1)} ms`)
+  const rssGap = Math.abs(after.peakRssBytes - after.proc.peakRssBytes)
+  t.ok(rssGap <= 0.05 * after.proc.peakRssBytes, `peak RSS: probe ${after.peakRssBytes}, /proc ${after.proc.peakRssBytes}`)
+})
+
+t.test('bench/cpu-tax.js adds its microseconds of CPU to every request', async (t) => {
+  const TAX_MICROS = 1000
+  const cost = async (options) => {
+    const server = await startTarget('fixed', options)
+    t.teardown(server.stop)
+    await serve(server.url, 20) // past the first requests' compilation
+    const before = await server.usage()
+    await serve(server.url, REQUESTS)
+    const after = await server.usage()
+    return (after.cpuMillis - before.cpuMillis) * 1000 / REQUESTS
+  }
+  const plain = await cost({})
+  const taxed = await cost({ nodeArgs: ['-r', path.join(__dirname, '..', 'bench', 'cpu-tax.js')], env: { CPU_TAX_MICROS: String(TAX_MICROS) } })
+  // The tax busy-waits on the clock; a process descheduled meanwhile burns
+  // less, so half of it is the floor, and more than twice would be a bug.
+  t.ok(taxed - plain > TAX_MICROS / 2 && taxed - plain < TAX_MICROS * 2,
+    `${plain.toFixed(0)} µs/req plain, ${taxed.toFixed(0)} taxed (+${TAX_MICROS} asked)`)
+})
