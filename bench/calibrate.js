@@ -122,7 +122,6 @@ function benchRun (args, jsonFile) {
     child.on('close', (code) => {
       if (code === 2 || !fs.existsSync(jsonFile)) return reject(new Error(`bench ${args.join(' ')} exited ${code}:\n${stderr}`))
       const result = JSON.parse(fs.readFileSync(jsonFile, 'utf8'))
-      fs.rmSync(jsonFile)
       resolve({ result, seconds: (Date.now() - started) / 1000 })
     })
   })

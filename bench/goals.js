@@ -9,12 +9,14 @@
  * response grows with the responses it has served (slow: one more 'after'
  * listener each), so it is warmed up and measured by a count of requests,
  * not by seconds: every machine then measures it at the same listener
- * count, fast or slow.
+ * count, fast or slow. slow-protected gets the same counts, so that the two
+ * meet the same demand and their tail latencies compare.
  */
 const TARGETS = {
   slow: { entry: 'slow', leaking: true, about: 'the case study as it was: one more after listener per request' },
   'slow-protected': {
     entry: 'slow',
+    leaking: true,
     env: { OVERLOAD_MAX_DELAY_MS: '100' },
     about: 'slow with overload protection: 503 while the event loop lags > 100 ms'
   },
@@ -59,13 +61,17 @@ function userRatios (name) {
   ]
 }
 
+// Set from runs on Node 24 (README, "Reading the ratios", says which).
+// Throughput goals between targets near the ceiling stay loose: there, two
+// shared cores make autocannon the bottleneck as often as the server. The
+// tight claims are made on CPU per request, which autocannon does not touch.
 const FULL_GOALS = {
   'fast/slow': 200,
   'fixed/fast': 3,
-  'fixed/node-http': 0.85,
+  'fixed/node-http': 0.75,
   'fixed-304/node-http': 0.9,
-  'fixed/fastify': 2,
   'cpu fixed/node-http': 1.35,
+  'cpu fixed/fastify': 0.6,
   'p99 slow/slow-protected': 2
 }
 
@@ -95,7 +101,7 @@ const MODES = {
     enforce: true
   },
   ci: {
-    protocol: { targets: ['slow', 'fast', 'fixed', 'fixed-304', REFERENCE], connections: 100, warmup: 1, duration: 2.5, warmupRequests: 200, requests: 100, rounds: 5 },
+    protocol: { targets: ['slow', 'fast', 'fixed', 'fixed-304', REFERENCE], connections: 100, warmup: 0.5, duration: 1.5, warmupRequests: 200, requests: 100, rounds: 7 },
     goals: { 'fast/slow': 50, 'fixed/fast': 2 },
     errorFree: ['fast', 'fixed', 'fixed-304'],
     timeoutFree: [],

@@ -22,7 +22,9 @@ const USAGE_TIMEOUT_MS = 10000
  * talks to the probe (child.send, 'message').
  */
 async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], procRoot = '/proc' } = {}) {
-  const server = await spawnServer(entry, { env: { HOST: '127.0.0.1', SEED: seed, ...env }, nodeArgs })
+  // No drain window on stop: nothing is measured after it, and half a second
+  // per target and round adds up.
+  const server = await spawnServer(entry, { env: { HOST: '127.0.0.1', SEED: seed, SHUTDOWN_DRAIN_MS: '0', ...env }, nodeArgs })
   const { child } = server
   return {
     url: server.url,
