@@ -21,20 +21,26 @@ const TAXED = 'fixed'
 const MIN_CATCH_SHARE = 19 / 20
 const MAX_FALSE_ALARM_SHARE = 1 / 20
 
-const USAGE = `Usage: npm run bench:calibrate -- [--runs N] [--levels LIST] [--targets LIST]
+const USAGE = `Usage: npm run bench:calibrate -- [--runs N] [--clean-runs N] [--levels LIST] [--targets LIST]
 
 Measures the power of the gate (npm run bench:ci -- --baseline FILE) here:
-one clean run as the baseline, --runs clean runs (default 20) to count
-false alarms, and --runs runs per level (default levels: 5,10,20, in
-percent) with ${TAXED}'s CPU per request raised by that much, to count the
+one clean run as the baseline, --clean-runs clean runs (default: --runs) to
+count false alarms, and --runs runs (default 20) per level (default levels:
+5,10,20, in percent) with ${TAXED}'s CPU per request raised by that much, to count the
 regressions caught. Levels run in order and stop at the first one caught
 at least ${MIN_CATCH_SHARE * 100} % of the time. --targets is passed to each run (default: the
 ci mode's targets). Each run takes what bench:ci takes.
 `
 
 async function main (argv, { stdout }) {
-  const { values } = parseCommandLine(argv, { runs: { type: 'string' }, levels: { type: 'string' }, targets: { type: 'string' } })
+  const { values } = parseCommandLine(argv, {
+    runs: { type: 'string' },
+    'clean-runs': { type: 'string' },
+    levels: { type: 'string' },
+    targets: { type: 'string' }
+  })
   const runs = numberOption('runs', values.runs, 20, { min: 1, integer: true })
+  const cleanRuns = numberOption('clean-runs', values['clean-runs'], runs, { min: 0, integer: true })
   const levels = (values.levels ?? '5,10,20').split(',').map((text) => {
     const level = Number(text)
     if (!(level > 0)) throw new UsageError(`--levels wants percentages > 0, got "${text}"`)
@@ -49,24 +55,25 @@ async function main (argv, { stdout }) {
     const cleanCost = costOf(baseline.result)
     print(`baseline: ${TAXED} ${cleanCost.toFixed(2)} µs/req, cpu ${TAXED}/node-http ${gateValue(baseline.result).toFixed(3)} (${baseline.seconds.toFixed(0)} s)`)
 
-    const measure = (label, args) => series(label, runs, [...extra, '--baseline', baselineFile, ...args], { dir, print, cleanCost })
-    const clean = await measure('clean', [])
-    const table = [{ level: 0, ...clean }]
+    const measure = (label, count, args) => series(label, count, [...extra, '--baseline', baselineFile, ...args], { dir, print, cleanCost })
+    const clean = await measure('clean', cleanRuns, [])
+    const table = [{ level: 0, count: cleanRuns, ...clean }]
     for (const level of levels) {
       const micros = cleanCost * level / 100
-      const taxed = await measure(`+${level} %`, ['--cpu-tax', `${TAXED}=${micros.toFixed(3)}`])
-      table.push({ level, micros, ...taxed })
+      const taxed = await measure(`+${level} %`, runs, ['--cpu-tax', `${TAXED}=${micros.toFixed(3)}`])
+      table.push({ level, micros, count: runs, ...taxed })
       if (taxed.alarms / runs >= MIN_CATCH_SHARE) break
     }
 
-    print(`\nThe gate on this machine (${runs} runs each, alpha 0.01, ${extra.length ? values.targets : 'the ci targets'}):`)
-    for (const row of table) {
+    print(`\nThe gate on this machine (alpha 0.01, ${extra.length ? values.targets : 'the ci targets'}):`)
+    for (const row of table.filter((r) => r.count > 0)) {
       const what = row.level === 0 ? 'clean: false alarms' : `+${row.level} % (${row.micros.toFixed(2)} µs/req added, measured ${signed(row.measuredChange)}): caught`
-      print(`  ${what.padEnd(52)} ${row.alarms} of ${runs}${row.otherFailures ? `  (${row.otherFailures} runs failed on something else)` : ''}`)
+      print(`  ${what.padEnd(52)} ${row.alarms} of ${row.count}${row.otherFailures ? `  (${row.otherFailures} runs failed on something else)` : ''}`)
     }
-    const falseAlarmShare = clean.alarms / runs
     const smallest = table.find((row) => row.level > 0 && row.alarms / runs >= MIN_CATCH_SHARE)
-    print(`False alarms: ${clean.alarms} of ${runs} (${falseAlarmShare <= MAX_FALSE_ALARM_SHARE ? 'within' : 'MORE than'} 1 in 20).`)
+    if (cleanRuns > 0) {
+      print(`False alarms: ${clean.alarms} of ${cleanRuns} (${clean.alarms / cleanRuns <= MAX_FALSE_ALARM_SHARE ? 'within' : 'MORE than'} 1 in 20).`)
+    }
     print(smallest
       ? `Smallest regression caught at least 19 times in 20: +${smallest.level} % CPU per request in ${TAXED}.`
       : 'No level tried was caught 19 times in 20: try larger --levels.')
@@ -94,7 +101,7 @@ async function series (label, count, args, { dir, print, cleanCost }) {
     print(`  ${label.padEnd(7)} run ${String(i).padStart(2)}/${count}: cpu ${TAXED}/node-http ${gate.value.toFixed(3)} ` +
       `(${signed(gate.change)}, p = ${gate.pValue.toPrecision(2)}) ${alarm ? 'ALARM' : 'quiet'}  ${seconds.toFixed(0)} s`)
   }
-  return { alarms, otherFailures, measuredChange: median(changes) / cleanCost - 1 }
+  return { alarms, otherFailures, measuredChange: changes.length ? median(changes) / cleanCost - 1 : null }
 }
 
 function costOf (result) {

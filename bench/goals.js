@@ -9,14 +9,20 @@
  * response grows with the responses it has served (slow: one more 'after'
  * listener each), so it is warmed up and measured by a count of requests,
  * not by seconds: every machine then measures it at the same listener
- * count, fast or slow. slow-protected gets the same counts, so that the two
- * meet the same demand and their tail latencies compare.
+ * count, fast or slow.
  */
 const TARGETS = {
   slow: { entry: 'slow', leaking: true, about: 'the case study as it was: one more after listener per request' },
+  // The overload comparison is between these two, under the same time-based
+  // load: how long clients wait once a server falls behind, with and without
+  // shedding. (Measured by request counts, slow-protected sheds in one run
+  // and not the next: a burst of 700 requests may never lag its loop 100 ms.)
+  'slow-unprotected': {
+    entry: 'slow',
+    about: 'slow under the same time-based load as slow-protected: the overload comparison\'s baseline'
+  },
   'slow-protected': {
     entry: 'slow',
-    leaking: true,
     env: { OVERLOAD_MAX_DELAY_MS: '100' },
     about: 'slow with overload protection: 503 while the event loop lags > 100 ms'
   },
@@ -47,7 +53,7 @@ const RATIOS = [
   { name: 'node-http/fastify', of: 'node-http', over: 'fastify', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'cpu fixed/node-http', of: 'fixed', over: 'node-http', metric: 'cpuMicrosPerRequest', better: 'lower' },
   { name: 'cpu fixed/fastify', of: 'fixed', over: 'fastify', metric: 'cpuMicrosPerRequest', better: 'lower' },
-  { name: 'p99 slow/slow-protected', of: 'slow', over: 'slow-protected', metric: 'latencyP99', better: 'higher' }
+  { name: 'p99 slow-unprotected/slow-protected', of: 'slow-unprotected', over: 'slow-protected', metric: 'latencyP99', better: 'higher' }
 ]
 
 /**
@@ -72,7 +78,7 @@ const FULL_GOALS = {
   'fixed-304/node-http': 0.9,
   'cpu fixed/node-http': 1.35,
   'cpu fixed/fastify': 0.6,
-  'p99 slow/slow-protected': 2
+  'p99 slow-unprotected/slow-protected': 2
 }
 
 /**
