@@ -11,6 +11,15 @@ const fs = require('node:fs')
 const path = require('node:path')
 const analysis = require('../diagnose/clinic-analysis')
 
+// Flame's analysis (0x's ticksToTree) spawns `node` to throw an error and
+// read its stack. Under tap's coverage on Node 26.10.0 that child dies in V8
+// ("Check failed: new_capacity > 0"), even with an empty environment: tap's
+// process-info hook injects itself into every child it spawns. Not a path of
+// diagnose (no coverage there; test:clinic passes on 26), so that one case
+// is skipped there, with this reason, and runs on 22 and 24.
+const FLAME_UNDER_COVERAGE_ON_26 = process.versions.node.startsWith('26.') && Boolean(process.env._TAPJS_PROCESSINFO_COVERAGE_) &&
+  "0x's child crashes in V8 on Node 26 under tap's coverage hook"
+
 const FIXTURES = path.join(__dirname, 'fixtures', 'clinic')
 const DOCTOR_DATA = path.join(FIXTURES, 'slow.clinic-doctor')
 const FLAME_DATA = path.join(FIXTURES, 'slow.clinic-flame')
@@ -33,7 +42,7 @@ t.test('the verdict sentence names what was flagged', async (t) => {
   t.equal(analysis.describeDoctorVerdict('x', { issueCategory: 'gc', issues }), 'x: gc issue detected (flagged: delay, memory heapTotal)')
 })
 
-t.test("Flame's hottest frame on slow is the ETag middleware's after listener", async (t) => {
+t.test("Flame's hottest frame on slow is the ETag middleware's after listener", { skip: FLAME_UNDER_COVERAGE_ON_26 }, async (t) => {
   const { folded, all } = await analysis.readHottestFrames(FLAME_DATA, { root: RECORDED_ROOT })
   const [hottest] = folded
   t.match(hottest.location, /^slow\/etag\.js:\d+$/, `the hottest frame is in slow/etag.js: ${JSON.stringify(hottest)}`)
