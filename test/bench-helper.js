@@ -5,15 +5,11 @@
 
 const { command } = require('../bench')
 const { runCommand } = require('../tooling/command')
+const { capture } = require('./helper')
 
 // A second of load per target and round, ten connections, slow's request
 // counts a tenth of the modes'.
 const SHORT = ['--warmup', '0.5', '--duration', '1', '--rounds', '1', '--connections', '10', '--warmup-requests', '20', '--requests', '10']
-
-function capture () {
-  let text = ''
-  return { write (chunk) { text += chunk }, text: () => text }
-}
 
 /**
  * `node bench ...argv`, in this process. Resolves to { code, stdout, stderr }.

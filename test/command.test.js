@@ -6,13 +6,9 @@
 const t = require('tap')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
+const { capture } = require('./helper')
 const { runCommand, UsageError } = require('../tooling/command')
 const { ROOT } = require('../tooling/repo')
-
-function capture () {
-  let text = ''
-  return { write (chunk) { text += chunk }, text: () => text }
-}
 
 async function run (main, argv = []) {
   const stdout = capture()

@@ -105,10 +105,19 @@ function rawExchange (origin, raw, { trickle = null, everyMs = 200, waitMs = 200
 }
 
 /**
+ * A writable stand-in for stdout or stderr: write(chunk) collects, text()
+ * returns all written so far.
+ */
+function capture () {
+  let text = ''
+  return { write (chunk) { text += chunk }, text: () => text }
+}
+
+/**
  * The status codes of the responses in `received`, in order.
  */
 function statusesOf (received) {
   return [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]))
 }
 
-module.exports = { VARIANTS, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf }
+module.exports = { VARIANTS, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }
