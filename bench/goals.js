@@ -2,6 +2,8 @@
 
 // What the comparison measures and what it holds each mode to.
 
+const { STORY_REQUEST_HEADERS } = require('../tooling/repo')
+
 /**
  * The targets, each started in a fresh process through the launcher a user
  * runs (`node <entry>`). `conditional` targets are loaded with If-None-Match
@@ -33,6 +35,30 @@ const TARGETS = {
   fastify: { entry: 'bench/references/fastify.js', about: 'fastify 5 + @fastify/etag + response schema: the peer' }
 }
 
+/**
+ * The four stories beside the case study (stories/, README "Four more
+ * expensive lines"), each a pair, each its own mode. `stdout` starts the
+ * target with a file as its stdout (target-process.js says which kinds);
+ * `headers` go with every request;
+ * `processTree` targets are several processes, whose CPU time and peak
+ * memory are summed from /proc.
+ */
+const STORY_TARGETS = {
+  'logging-slow': { entry: 'stories/logging/slow.js', stdout: 'synchronous-file', about: 'console.log per request into a file on a slow disk (O_DSYNC): each line waits for it' },
+  'logging-fixed': { entry: 'stories/logging/fixed.js', stdout: 'synchronous-file', about: 'pino, asynchronous, one write per 4 KiB, into the same slow file' },
+  'logging-slow-file': { entry: 'stories/logging/slow.js', stdout: 'file', about: 'console.log per request into an ordinary file: written synchronously, to the page cache' },
+  'logging-slow-piped': { entry: 'stories/logging/slow.js', about: 'console.log per request into a pipe: written asynchronously' },
+  'crypto-slow': { entry: 'stories/crypto/slow.js', headers: STORY_REQUEST_HEADERS['stories/crypto/slow.js'], about: 'pbkdf2Sync in the auth middleware, every request' },
+  'crypto-fixed': { entry: 'stories/crypto/fixed.js', headers: STORY_REQUEST_HEADERS['stories/crypto/fixed.js'], about: 'the key derived once per credential, off the event loop, cached' },
+  'backend-slow': { entry: 'stories/backend/slow.js', processTree: true, about: 'a new connection to the backend process per request' },
+  'backend-pooled': { entry: 'stories/backend/fixed.js', env: { CONTENT_CACHE_TTL_MS: '0' }, processTree: true, about: 'a pool of 10 kept-alive connections, no cache' },
+  'backend-fixed': { entry: 'stories/backend/fixed.js', processTree: true, about: 'the pool and a 1 s cache of the content' },
+  cluster: { entry: 'stories/cluster', processTree: true, about: 'fixed as one worker per core behind node:cluster' }
+}
+
+const CASE_STUDY_TARGETS = Object.keys(TARGETS)
+Object.assign(TARGETS, STORY_TARGETS)
+
 // The reference every CPU-per-request figure is divided by: it runs in the
 // same rounds, so a faster or slower machine moves it and the target alike.
 const REFERENCE = 'node-http'
@@ -53,7 +79,21 @@ const RATIOS = [
   { name: 'node-http/fastify', of: 'node-http', over: 'fastify', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'cpu fixed/node-http', of: 'fixed', over: 'node-http', metric: 'cpuMicrosPerRequest', better: 'lower' },
   { name: 'cpu fixed/fastify', of: 'fixed', over: 'fastify', metric: 'cpuMicrosPerRequest', better: 'lower' },
-  { name: 'p99 slow-unprotected/slow-protected', of: 'slow-unprotected', over: 'slow-protected', metric: 'latencyP99', better: 'higher' }
+  { name: 'p99 slow-unprotected/slow-protected', of: 'slow-unprotected', over: 'slow-protected', metric: 'latencyP99', better: 'higher' },
+  // The stories': the fix's throughput over the line's, and its CPU per
+  // request as a share of the line's.
+  { name: 'logging-fixed/logging-slow', of: 'logging-fixed', over: 'logging-slow', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'logging-slow-file/logging-slow', of: 'logging-slow-file', over: 'logging-slow', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'logging-slow-piped/logging-slow', of: 'logging-slow-piped', over: 'logging-slow', metric: 'requestsPerSecond', better: 'higher' },
+  // Where the destination is fast, what pino's own work costs per request.
+  { name: 'cpu logging-fixed/logging-slow-file', of: 'logging-fixed', over: 'logging-slow-file', metric: 'cpuMicrosPerRequest', better: 'lower' },
+  { name: 'crypto-fixed/crypto-slow', of: 'crypto-fixed', over: 'crypto-slow', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'backend-pooled/backend-slow', of: 'backend-pooled', over: 'backend-slow', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'backend-fixed/backend-pooled', of: 'backend-fixed', over: 'backend-pooled', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'backend-fixed/backend-slow', of: 'backend-fixed', over: 'backend-slow', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'cpu backend-fixed/backend-slow', of: 'backend-fixed', over: 'backend-slow', metric: 'cpuMicrosPerRequest', better: 'lower' },
+  { name: 'cluster/fixed', of: 'cluster', over: 'fixed', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'cpu cluster/fixed', of: 'cluster', over: 'fixed', metric: 'cpuMicrosPerRequest', better: 'lower' }
 ]
 
 /**
@@ -97,12 +137,12 @@ const FULL_CHECKS = {
 
 const MODES = {
   start: {
-    protocol: { targets: Object.keys(TARGETS), connections: 100, warmup: 2, duration: 5, warmupRequests: 500, requests: 200, rounds: 2 },
+    protocol: { targets: CASE_STUDY_TARGETS, connections: 100, warmup: 2, duration: 5, warmupRequests: 500, requests: 200, rounds: 2 },
     ...FULL_CHECKS,
     enforce: false
   },
   full: {
-    protocol: { targets: Object.keys(TARGETS), connections: 100, warmup: 3, duration: 10, warmupRequests: 500, requests: 200, rounds: 3 },
+    protocol: { targets: CASE_STUDY_TARGETS, connections: 100, warmup: 3, duration: 10, warmupRequests: 500, requests: 200, rounds: 3 },
     ...FULL_CHECKS,
     enforce: true
   },
@@ -113,7 +153,26 @@ const MODES = {
     timeoutFree: [],
     shedding: [],
     enforce: true
-  }
+  },
+  ...storyModes({
+    logging: { targets: ['logging-slow', 'logging-fixed', 'logging-slow-file', 'logging-slow-piped'], goals: {} },
+    crypto: { targets: ['crypto-slow', 'crypto-fixed'], goals: {} },
+    backend: { targets: ['backend-slow', 'backend-pooled', 'backend-fixed'], goals: {} },
+    cluster: { targets: ['fixed', 'cluster'], goals: {} }
+  })
+}
+
+// A story's mode: its targets under the start protocol's load, three
+// rounds, every target error-free, its goals enforced.
+function storyModes (stories) {
+  return Object.fromEntries(Object.entries(stories).map(([name, { targets, goals }]) => [name, {
+    protocol: { targets, connections: 100, warmup: 2, duration: 5, warmupRequests: 0, requests: 1, rounds: 3 },
+    goals,
+    errorFree: targets,
+    timeoutFree: targets,
+    shedding: [],
+    enforce: true
+  }]))
 }
 
 // The conditional target's ETag must hold for the whole run: fixed's minute

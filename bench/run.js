@@ -4,6 +4,7 @@
 // under the same autocannon load, and return every figure. Rendering lives
 // in report.js, the command in index.js.
 
+const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const http = require('node:http')
@@ -38,11 +39,13 @@ async function runComparison (protocol, { targets, cpuTax = {}, onRun = () => {}
   return { protocol, targets, cpuTax, machine: describeMachine(), started, finished: new Date().toISOString(), runs }
 }
 
-async function runTarget (target, { entry, conditional, env, leaking }, round, protocol, { progress, taxMicros }) {
+async function runTarget (target, { entry, conditional, env, leaking, headers: targetHeaders = {}, stdout, processTree }, round, protocol, { progress, taxMicros }) {
   const taxed = taxMicros > 0 ? { nodeArgs: ['-r', CPU_TAX], env: { ...env, CPU_TAX_MICROS: String(taxMicros) } } : { env }
-  const server = await startTarget(entry, taxed)
+  // A target whose stdout is a file writes into this one, removed after.
+  const stdoutFile = stdout ? { kind: stdout, file: path.join(os.tmpdir(), `seed-bench-${target}-${process.pid}.log`) } : null
+  const server = await startTarget(entry, { ...taxed, stdout: stdoutFile, processTree })
   try {
-    const headers = conditional ? { 'if-none-match': await currentEtag(server.url) } : {}
+    const headers = { ...targetHeaders, ...(conditional ? { 'if-none-match': await currentEtag(server.url, targetHeaders) } : {}) }
     // A leaking target gets a count of requests, the others seconds.
     const warmup = leaking ? { amount: protocol.warmupRequests } : { duration: protocol.warmup }
     const measured = leaking ? { amount: protocol.requests } : { duration: protocol.duration }
@@ -56,6 +59,7 @@ async function runTarget (target, { entry, conditional, env, leaking }, round, p
     return summarizeRun(target, round, result, { warmup: warmedUp.perSecond, measured: perSecond }, before, after)
   } finally {
     await server.stop()
+    if (stdoutFile) fs.rmSync(stdoutFile.file, { force: true })
   }
 }
 
@@ -91,7 +95,8 @@ function summarizeRun (target, round, result, { warmup, measured }, before, afte
   const status2xx = count((code) => code >= 200 && code < 300)
   const status304 = statuses['304'] || 0
   const status503 = statuses['503'] || 0
-  const cpuMillis = after.cpuMillis - before.cpuMillis
+  // Null where the CPU time could not be read (a process tree without /proc).
+  const cpuMillis = after.cpuMillis === null || before.cpuMillis === null ? null : after.cpuMillis - before.cpuMillis
   return {
     target,
     round,
@@ -111,7 +116,7 @@ function summarizeRun (target, round, result, { warmup, measured }, before, afte
     timeouts: result.timeouts,
     peakRssBytes: after.peakRssBytes,
     cpuMillis,
-    cpuMicrosPerRequest: responses === 0 ? null : cpuMillis * 1000 / responses,
+    cpuMicrosPerRequest: responses === 0 || cpuMillis === null ? null : cpuMillis * 1000 / responses,
     // The same two figures from /proc, where there is one: a cross-check of
     // the probe's (test/bench.test.js compares them).
     proc: after.proc && before.proc ? { cpuMillis: after.proc.cpuMillis - before.proc.cpuMillis, peakRssBytes: after.proc.peakRssBytes } : null,
@@ -121,9 +126,9 @@ function summarizeRun (target, round, result, { warmup, measured }, before, afte
 }
 
 // The ETag the server sends now, for the conditional target's If-None-Match.
-function currentEtag (url) {
+function currentEtag (url, headers) {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent: false }, (res) => {
+    http.get(url, { agent: false, headers }, (res) => {
       res.resume()
       if (res.statusCode === 200 && res.headers.etag) resolve(res.headers.etag)
       else reject(new Error(`${url} answered ${res.statusCode} without an ETag`))

@@ -13,18 +13,25 @@ const { spawnServer } = require('../tooling/spawn-server')
 
 const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond()
 const USAGE_TIMEOUT_MS = 10000
+const { O_WRONLY, O_CREAT, O_TRUNC, O_DSYNC } = fs.constants
+const STDOUT_FLAGS = { file: 'w', 'synchronous-file': O_WRONLY | O_CREAT | O_TRUNC | O_DSYNC }
 
 /**
  * Start `node [nodeArgs] <entry>` on 127.0.0.1 with a fixed SEED and `env`
- * added. Resolves to { url, pid, child, usage(), stop() }: usage() resolves
+ * added, its stdout a pipe or, with `stdout` ({ kind, file }), a file:
+ * kind 'file' is an ordinary one (writes land in the page cache), kind
+ * 'synchronous-file' one opened with O_DSYNC, where every write waits for
+ * the disk, as on a slow or network file system. Resolves to { url, pid, child, usage(), stop() }: usage() resolves
  * to { cpuMillis, peakRssBytes, proc } from the probe, where `proc` holds
  * the same two figures from `procRoot` (null where there is none). `child`
  * talks to the probe (child.send, 'message').
  */
-async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], procRoot = '/proc' } = {}) {
+async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], procRoot = '/proc', stdout = null, processTree = false } = {}) {
+  const stdoutFd = stdout === null ? 'pipe' : fs.openSync(stdout.file, STDOUT_FLAGS[stdout.kind])
   // No drain window on stop: nothing is measured after it, and half a second
   // per target and round adds up.
-  const server = await spawnServer(entry, { env: { HOST: '127.0.0.1', SEED: seed, SHUTDOWN_DRAIN_MS: '0', ...env }, nodeArgs })
+  const server = await spawnServer(entry, { env: { HOST: '127.0.0.1', SEED: seed, SHUTDOWN_DRAIN_MS: '0', ...env }, nodeArgs, stdout: stdoutFd })
+    .finally(() => { if (stdoutFd !== 'pipe') fs.closeSync(stdoutFd) })
   const { child } = server
   return {
     url: server.url,
@@ -32,6 +39,12 @@ async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], pr
     child,
     usage: async () => {
       const { cpuMicros, maxRssBytes } = await ask(child, 'usage')
+      if (processTree) {
+        // The probe sees one process; a cluster or a server with a backend
+        // is several, and /proc is where all of them can be read.
+        const tree = readProcTree(procRoot, child.pid)
+        return { cpuMillis: tree?.cpuMillis ?? null, peakRssBytes: tree?.peakRssBytes ?? null, proc: tree }
+      }
       const proc = readProc(procRoot, child.pid)
       return { cpuMillis: cpuMicros / 1000, peakRssBytes: maxRssBytes, proc }
     },
@@ -71,6 +84,35 @@ function readProc (procRoot, pid) {
   return { cpuMillis: ticks * 1000 / CLOCK_TICKS_PER_SECOND, peakRssBytes: hwm ? Number(hwm[1]) * 1024 : null }
 }
 
+// The same figures for `pid` and every process below it, summed, with the
+// count of processes; null where there is no /proc. The peak is the sum of
+// each process's own peak: an upper bound of the tree's.
+function readProcTree (procRoot, pid) {
+  const own = readProc(procRoot, pid)
+  if (own === null) return null
+  const tree = { ...own, processes: 1 }
+  for (const child of childrenOf(procRoot, pid)) {
+    const below = readProcTree(procRoot, child)
+    if (below === null) continue // it exited meanwhile
+    tree.cpuMillis += below.cpuMillis
+    tree.peakRssBytes += below.peakRssBytes
+    tree.processes += below.processes
+  }
+  return tree
+}
+
+// The children of `pid`, from each of its threads' task/<tid>/children.
+function childrenOf (procRoot, pid) {
+  let threads
+  try {
+    threads = fs.readdirSync(path.join(procRoot, String(pid), 'task'))
+  } catch {
+    return []
+  }
+  return threads.flatMap((tid) => (readFile(path.join(procRoot, String(pid), 'task', tid, 'children')) ?? '')
+    .split(' ').filter(Boolean).map(Number))
+}
+
 function readFile (file) {
   try {
     return fs.readFileSync(file, 'utf8')
@@ -87,4 +129,4 @@ function clockTicksPerSecond () {
   }
 }
 
-module.exports = { startTarget }
+module.exports = { startTarget, childrenOf }

@@ -30,7 +30,8 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1000
 /**
  * Launch the server that `createServer` builds (or resolves to): a restify
  * server or a plain http.Server. `location` is the variant's folder or the
- * reference server's file: its name is what the start-up line prints.
+ * reference server's file, or a story's name (`logging-slow`): its last part,
+ * without `.js`, is the name the start-up line prints.
  * Reads from `env`: PORT (default 3000, 0 for any free port), HOST (default
  * 127.0.0.1), SEED (makes the content reproducible), and for restify servers
  * OVERLOAD_MAX_DELAY_MS (opt-in overload protection: 503 while the event

@@ -90,6 +90,9 @@ function prefixed (prefix, object) {
  * V8 and C++ filters switched on). Each is [{ functionName, location, share,
  * own }] for the `top` hottest; `own` tells whether the frame is code of the
  * repository at `root` (where the run happened; this one by default).
+ * `ownByTotal` lists the repository's own functions by their share of
+ * samples on the stack, calls included: where a story's line spends its
+ * time in Node (a write, a key derivation), this names the line's function.
  */
 async function readHottestFrames (dataDir, { top = 8, root = ROOT } = {}) {
   const { merged } = await analyseFlame({
@@ -101,7 +104,39 @@ async function readHottestFrames (dataDir, { top = 8, root = ROOT } = {}) {
   setStackTop(merged, new Set())
   const all = hottestFrames(merged, top, root)
   setStackTop(merged, defaultExclude)
-  return { folded, all }
+  return { folded, all, ownByTotal: ownFramesByTotal(merged, top, root) }
+}
+
+// This repo's functions by the share of samples they are on the stack for,
+// themselves or what they call (Flame's width): the line of our code that
+// leads to the time, wherever in Node or a library the time itself is spent.
+function ownFramesByTotal (tree, top, root) {
+  let total = 0
+  tree.walk((node) => { total += node.onStackTop.base })
+  const byFrame = new Map()
+  ;(function visit (node, onPath) {
+    let path = onPath
+    if (node.id !== 0 && isOwnCode(root, node.fullFileName)) {
+      const location = `${pathFromRoot(root, node.fullFileName)}:${node.lineNumber}`
+      const key = `${node.functionName} ${location}`
+      // A function already on this stack (recursion) is counted once.
+      if (!onPath.has(key)) {
+        const frame = byFrame.get(key) || { functionName: node.functionName || '(anonymous)', location, samples: 0, own: true }
+        frame.samples += node.onStack
+        byFrame.set(key, frame)
+        path = new Set(onPath).add(key)
+      }
+    }
+    for (const child of node.children) visit(child, path)
+  })(tree, new Set())
+  return [...byFrame.values()]
+    .sort((a, b) => b.samples - a.samples)
+    .slice(0, top)
+    .map(({ samples, ...frame }) => ({ ...frame, share: samples / total }))
+}
+
+function pathFromRoot (root, file) {
+  return path.relative(root, file).split(path.sep).join('/')
 }
 
 function hottestFrames (tree, top, root) {

@@ -10,7 +10,7 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { fileURLToPath } = require('node:url')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
-const { ROOT, VARIANTS } = require('../tooling/repo')
+const { ROOT, VARIANTS, STORY_SERVERS, STORY_REQUEST_HEADERS } = require('../tooling/repo')
 const { SEED_PATH } = require('../core/seed-contract')
 
 // clinic runs from here: its reports and its scratch files (Doctor's
@@ -39,12 +39,13 @@ Runs clinic <tool> on \`node <variant>\` while autocannon loads it
 The report lands in .clinic/; its path is printed.
   tools:    ${TOOLS.join(', ')}
   variants: ${VARIANTS.join(', ')}
+  stories:  ${STORY_SERVERS.join(', ')}
 After doctor, its verdict is printed; after flame, the hottest frames.
 `
 
 /**
  * Run clinic `tool` on `variant`. Resolves to { code, error?, report,
- * dataDir, verdict?, analysis?, frames?, allFrames? }; code 2 when clinic
+ * dataDir, verdict?, analysis?, frames?, allFrames?, ownByTotal? }; code 2 when clinic
  * is not installed or not the pinned version, 1 when its run failed.
  */
 async function diagnose (tool, variant, {
@@ -64,8 +65,10 @@ async function diagnose (tool, variant, {
   } catch (err) {
     return { code: 2, error: err.message }
   }
+  // Quoted: clinic runs the load through a shell, and a Basic header has a space.
+  const headers = Object.entries(STORY_REQUEST_HEADERS[variant] ?? {}).flatMap(([name, value]) => ['-H', `'${name}=${value}'`])
   const load = [process.execPath, require.resolve('autocannon/autocannon.js'),
-    '-c', connections, '-d', duration, `http://127.0.0.1:$PORT${SEED_PATH}`].join(' ')
+    '-c', connections, '-d', duration, ...headers, `http://127.0.0.1:$PORT${SEED_PATH}`].join(' ')
   const args = [clinicBin, tool, '--open=false', '--dest', '.', '--on-port', load,
     '--', process.execPath, path.join(ROOT, variant)]
   fs.mkdirSync(CLINIC_DIR, { recursive: true })
@@ -89,9 +92,10 @@ async function diagnose (tool, variant, {
     result.analysis = await analysis.readDoctorAnalysis(result.dataDir)
     result.verdict = analysis.describeDoctorVerdict(variant, result.analysis)
   } else if (tool === 'flame') {
-    const { folded, all } = await analysis.readHottestFrames(result.dataDir)
+    const { folded, all, ownByTotal } = await analysis.readHottestFrames(result.dataDir)
     result.frames = folded
     result.allFrames = all
+    result.ownByTotal = ownByTotal
   }
   return result
 }
@@ -153,7 +157,9 @@ function parseDiagnoseCommandLine (argv) {
   }, { positionals: true })
   const [tool, variant, ...rest] = positionals
   if (!TOOLS.includes(tool)) throw new UsageError(`unknown tool "${tool ?? ''}": choose from ${TOOLS.join(', ')}`)
-  if (!VARIANTS.includes(variant)) throw new UsageError(`unknown variant "${variant ?? ''}": choose from ${VARIANTS.join(', ')}`)
+  if (![...VARIANTS, ...STORY_SERVERS].includes(variant)) {
+    throw new UsageError(`unknown variant "${variant ?? ''}": choose from ${VARIANTS.join(', ')} or a story's server (${STORY_SERVERS.join(', ')})`)
+  }
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
   return {
     tool,
@@ -176,6 +182,7 @@ async function main (argv, { stdout, stderr }) {
   if (result.frames) {
     print(formatFrames('\nHottest frames by self time (Flame\'s default view: V8 and C++ frames folded into their callers):', result.frames))
     print(formatFrames('\nWith V8 and C++ frames shown:', result.allFrames))
+    print(formatFrames('\nThis repo\'s functions by time on the stack, what they call included (where the time comes from):', result.ownByTotal))
   }
   return 0
 }

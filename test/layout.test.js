@@ -1,8 +1,9 @@
 'use strict'
 
 // The direction of the code's dependencies (README, "Layout"): the variants
-// and the reference servers stand on core/ only; core/ imports nothing of
-// the project outside itself; the tools never reach into a variant.
+// and the reference servers stand on core/ only, the stories on core/ and
+// fixed/; core/ imports nothing of the project outside itself; the tools
+// never reach into a variant or a story.
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -40,14 +41,22 @@ t.test('each variant imports core/ and its own folder only', async (t) => {
   }
 })
 
+t.test('each story builds on core/ and fixed/ (the case study\'s finished server) and its own folder only', async (t) => {
+  for (const story of fs.readdirSync(path.join(ROOT, 'stories'))) {
+    const folder = path.join('stories', story)
+    const outside = projectImports(folder).filter(({ to }) => !['core', 'fixed'].includes(topFolder(to)) && !to.startsWith(folder))
+    t.same(outside, [], folder)
+  }
+})
+
 t.test('the reference servers import core/ only', async (t) => {
   const outside = projectImports('bench/references').filter(({ to }) => topFolder(to) !== 'core')
   t.same(outside, [])
 })
 
-t.test('no tool imports a variant: they start one as a user does', async (t) => {
+t.test('no tool imports a variant or a story: they start one as a user does', async (t) => {
   for (const tool of TOOLS) {
-    const intoVariants = projectImports(tool).filter(({ to }) => VARIANTS.includes(topFolder(to)))
+    const intoVariants = projectImports(tool).filter(({ to }) => [...VARIANTS, 'stories'].includes(topFolder(to)))
     t.same(intoVariants, [], tool)
   }
 })

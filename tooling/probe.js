@@ -19,10 +19,14 @@
 //                    Node itself (process.cpuUsage, process.resourceUsage),
 //                    so the same on Linux, macOS and Windows.
 
+const cluster = require('node:cluster')
 const diagnosticsChannel = require('node:diagnostics_channel')
 const launchChannel = require('../core/launch-channel')
 
-if (process.send) {
+// A cluster's workers inherit the preload, and their IPC channel leads to
+// the primary, not to the tool: only the process the tool started answers
+// (the primary listens too, on the port it shares out).
+if (process.send && !cluster.isWorker) {
   let launched = null
   launchChannel.subscribe(({ server }) => { launched = server })
 

@@ -1,11 +1,24 @@
 'use strict'
 
-// Where the tools find what they run: the repository's root, and the
-// variants of the case study, each a folder `node <variant>` starts.
+// Where the tools find what they run: the repository's root, the variants
+// of the case study, each a folder `node <variant>` starts, and the servers
+// of the four stories beside it (stories/, each `node <file>`).
 
 const path = require('node:path')
 
 const ROOT = path.join(__dirname, '..')
 const VARIANTS = ['slow', 'fast', 'fixed']
+const STORY_SERVERS = ['logging', 'crypto', 'backend']
+  .flatMap((story) => [`stories/${story}/slow.js`, `stories/${story}/fixed.js`])
+  .concat('stories/cluster')
 
-module.exports = { ROOT, VARIANTS }
+// The headers a load on a story server sends with every request: the crypto
+// story's servers want Basic credentials, those of its one account (seed /
+// workshop, README "Story: crypto in a middleware").
+const STORY_CREDENTIALS = { authorization: `Basic ${Buffer.from('seed:workshop').toString('base64')}` }
+const STORY_REQUEST_HEADERS = {
+  'stories/crypto/slow.js': STORY_CREDENTIALS,
+  'stories/crypto/fixed.js': STORY_CREDENTIALS
+}
+
+module.exports = { ROOT, VARIANTS, STORY_SERVERS, STORY_REQUEST_HEADERS }

@@ -18,18 +18,20 @@ const STOP_TIMEOUT_MS = 5000
 /**
  * Start `node [nodeArgs] -r tooling/probe.js <entry>` (a variant's folder or
  * any server file, relative to the repo root or absolute) with PORT=0 and
- * `env` added. Resolves once it listens to { url, origin, child, output(),
- * stop() }: `url` is its /seed/v1, output() everything it printed so far,
+ * `env` added, its stdout a pipe or `stdout` (a file descriptor). Resolves
+ * once it listens to { url, origin, child, output(), stop() }: `url` is its
+ * /seed/v1, output() everything it printed so far (stderr only when stdout
+ * is not a pipe),
  * stop() sends SIGTERM (SIGKILL if it lingers) and resolves when it exited.
  */
-function spawnServer (entry, { env = {}, nodeArgs = [] } = {}) {
+function spawnServer (entry, { env = {}, nodeArgs = [], stdout = 'pipe' } = {}) {
   const child = spawn(process.execPath, [...nodeArgs, '-r', PROBE, path.resolve(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc']
+    stdio: ['ignore', stdout, 'pipe', 'ipc']
   })
   let output = ''
-  for (const stream of [child.stdout, child.stderr]) {
+  for (const stream of [child.stdout, child.stderr].filter(Boolean)) {
     stream.setEncoding('utf8')
     stream.on('data', (chunk) => { output += chunk })
   }
