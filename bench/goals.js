@@ -2,6 +2,7 @@
 
 // What the comparison measures and what it holds each mode to.
 
+const os = require('node:os')
 const { STORY_REQUEST_HEADERS } = require('../tooling/repo')
 
 /**
@@ -92,7 +93,9 @@ const RATIOS = [
   { name: 'backend-fixed/backend-pooled', of: 'backend-fixed', over: 'backend-pooled', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'backend-fixed/backend-slow', of: 'backend-fixed', over: 'backend-slow', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'cpu backend-fixed/backend-slow', of: 'backend-fixed', over: 'backend-slow', metric: 'cpuMicrosPerRequest', better: 'lower' },
-  { name: 'cluster/fixed', of: 'cluster', over: 'fixed', metric: 'requestsPerSecond', better: 'higher' },
+  // One process over the cluster: on a machine whose cores the load
+  // generator shares, the story's claim is that this stays near 1.
+  { name: 'fixed/cluster', of: 'fixed', over: 'cluster', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'cpu cluster/fixed', of: 'cluster', over: 'fixed', metric: 'cpuMicrosPerRequest', better: 'lower' }
 ]
 
@@ -155,10 +158,19 @@ const MODES = {
     enforce: true
   },
   ...storyModes({
-    logging: { targets: ['logging-slow', 'logging-fixed', 'logging-slow-file', 'logging-slow-piped'], goals: {} },
-    crypto: { targets: ['crypto-slow', 'crypto-fixed'], goals: {} },
-    backend: { targets: ['backend-slow', 'backend-pooled', 'backend-fixed'], goals: {} },
-    cluster: { targets: ['fixed', 'cluster'], goals: {} }
+    logging: {
+      targets: ['logging-slow', 'logging-fixed', 'logging-slow-file', 'logging-slow-piped'],
+      goals: { 'logging-fixed/logging-slow': 4 }
+    },
+    crypto: { targets: ['crypto-slow', 'crypto-fixed'], goals: { 'crypto-fixed/crypto-slow': 100 } },
+    backend: {
+      targets: ['backend-slow', 'backend-pooled', 'backend-fixed'],
+      goals: { 'backend-pooled/backend-slow': 1.8, 'backend-fixed/backend-pooled': 2.5, 'cpu backend-fixed/backend-slow': 0.2 }
+    },
+    // Where autocannon and the server share two cores, a second process has
+    // no idle core to use: one process must serve at least 90 % of what the
+    // cluster serves. With more cores it may not, and nothing is claimed.
+    cluster: { targets: ['fixed', 'cluster'], goals: os.availableParallelism() <= 2 ? { 'fixed/cluster': 0.9 } : {} }
   })
 }
 
