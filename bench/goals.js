@@ -157,6 +157,9 @@ const MODES = {
     shedding: [],
     enforce: true
   },
+  // Each story's goals: set from three runs of each mode on Node 24, each
+  // run's ratio clearing them by 10 % or more (README, "Four more expensive
+  // lines").
   ...storyModes({
     logging: {
       targets: ['logging-slow', 'logging-fixed', 'logging-slow-file', 'logging-slow-piped'],
@@ -165,12 +168,13 @@ const MODES = {
     crypto: { targets: ['crypto-slow', 'crypto-fixed'], goals: { 'crypto-fixed/crypto-slow': 100 } },
     backend: {
       targets: ['backend-slow', 'backend-pooled', 'backend-fixed'],
-      goals: { 'backend-pooled/backend-slow': 1.8, 'backend-fixed/backend-pooled': 2.5, 'cpu backend-fixed/backend-slow': 0.2 }
+      goals: { 'backend-pooled/backend-slow': 1.8, 'backend-fixed/backend-pooled': 3, 'cpu backend-fixed/backend-slow': 0.15 }
     },
     // Where autocannon and the server share two cores, a second process has
-    // no idle core to use: one process must serve at least 90 % of what the
-    // cluster serves. With more cores it may not, and nothing is claimed.
-    cluster: { targets: ['fixed', 'cluster'], goals: os.availableParallelism() <= 2 ? { 'fixed/cluster': 0.9 } : {} }
+    // no idle core to use: one process serves at least what the cluster
+    // serves. With more cores the cluster may well serve more, and nothing
+    // is claimed.
+    cluster: { targets: ['fixed', 'cluster'], goals: os.availableParallelism() <= 2 ? { 'fixed/cluster': 1 } : {} }
   })
 }
 

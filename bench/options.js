@@ -15,7 +15,9 @@ and reports req/s, latency, CPU per request and the ratios between them.
 Options:
   --mode MODE           start | full | ci (default full): sets the protocol
                         defaults below and the goals; full and ci fail (exit 1)
-                        when a goal is missed, start only reports
+                        when a goal is missed, start only reports. A story's
+                        pair (README, "Four more expensive lines"): logging |
+                        crypto | backend | cluster, each failing on its goals
   --targets LIST        comma-separated, from: ${Object.keys(TARGETS).join(', ')}
   --target NAME=PATH    also benchmark your own server: \`node PATH\` must
                         listen on the port in PORT (see README, "Your own
