@@ -13,6 +13,7 @@ const { spawnServer } = require('../tooling/spawn-server')
 const { request } = require('./helper')
 
 const REQUESTS = 200
+const QUIET_MS = 200
 
 if (!fs.existsSync(`/proc/${process.pid}/io`)) {
   t.plan(0, 'the kernel counts write calls in /proc/<pid>/io on Linux only')
@@ -20,6 +21,16 @@ if (!fs.existsSync(`/proc/${process.pid}/io`)) {
 }
 
 const writeCalls = (pid) => Number(/^syscw: (\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))[1])
+
+// Resolve once the write calls of `pid` stood still for QUIET_MS.
+async function quiet (pid) {
+  for (let last = writeCalls(pid); ;) {
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS))
+    const now = writeCalls(pid)
+    if (now === last) return
+    last = now
+  }
+}
 
 // Start `entry` with stdout a file (or a pipe), serve one request and then
 // REQUESTS more on one kept-alive connection, stop it, and return the write
@@ -37,6 +48,9 @@ async function writesPerRequest (t, entry, { stdout }) {
   t.teardown(() => agent.destroy())
 
   t.equal((await request(server.url, { agent })).status, 200)
+  // The process goes on writing for a moment after it starts listening
+  // (thousands of calls for the pino server): wait until that is over.
+  await quiet(server.child.pid)
   const before = writeCalls(server.child.pid)
   for (let i = 0; i < REQUESTS; i++) await request(server.url, { agent })
   const perRequest = (writeCalls(server.child.pid) - before) / REQUESTS
