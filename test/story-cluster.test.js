@@ -32,7 +32,11 @@ async function allServed (url, count) {
 t.test('WORKERS workers answer; one that dies is replaced; SIGTERM stops them all, exit 0', async (t) => {
   const server = await startChildProcess(t, 'stories/cluster', { WORKERS: '3' })
   const primary = server.child.pid
-  await until(() => workersOf(primary).length === 3, 'three workers')
+  // The server answers once one worker listens; killing that one before the
+  // others listen would close the shared port (cluster closes a port no
+  // worker listens on).
+  await until(() => /cluster: all 3 workers listening/.test(server.output()), 'all three workers listening')
+  t.equal(workersOf(primary).length, 3, 'three worker processes')
   t.ok(await allServed(server.url, 30), 'thirty requests answered 200')
 
   const [victim] = workersOf(primary)

@@ -32,7 +32,13 @@ if (cluster.isPrimary) {
     for (const worker of Object.values(cluster.workers)) worker.process.kill('SIGTERM')
   })
   process.on('SIGINT', () => { stopping = true })
-  console.log(`cluster: ${workers} workers`)
+  // The primary listens as soon as the first worker does; this line says
+  // when every worker takes its share.
+  let listening = 0
+  cluster.on('listening', () => {
+    if (++listening === workers) console.log(`cluster: all ${workers} workers listening`)
+  })
+  console.log(`cluster: starting ${workers} workers`)
 } else {
   launch(createFixedServer, 'cluster-worker')
 }
