@@ -80,7 +80,7 @@ const STORIES = [
 ]
 for (const story of STORIES) {
   t.test(`flame on ${story.server}: ${story.why} on top${story.line ? ', and the story\'s line leading to it' : ''}`, async (t) => {
-    const result = await diagnose('flame', story.server, { ...options, duration: 3 })
+    const result = await diagnose('flame', story.server, { ...options, duration: 2 })
     t.equal(result.code, 0, result.error)
     const [hottest] = result.frames
     t.match(hottest.functionName, story.hottest, `the hottest frame: ${hottest.functionName} ${hottest.location}`)
