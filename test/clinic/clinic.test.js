@@ -74,16 +74,21 @@ t.test('flame on fixed: none of the hottest frames is this repo\'s code', async 
 const STORIES = [
   // Under clinic, stdout is a pipe: writes top the profile, a log line's
   // (writeGeneric) and a response's (writevGeneric) by turns, run to run.
-  { server: 'stories/logging/slow.js', hottest: /^(Socket\._writeGeneric|writeGeneric|writevGeneric)$/, line: /console\.log\(/, why: 'writes' },
-  { server: 'stories/crypto/slow.js', hottest: /^pbkdf2Sync$/, line: /crypto\.pbkdf2Sync\(/, why: 'the key derivation' },
-  { server: 'stories/backend/slow.js', hottest: /^internalConnect$/, line: null, why: 'a TCP connection opened per request' }
+  { server: 'stories/logging/slow.js', hottest: /^(Socket\._writeGeneric|writeGeneric|writevGeneric)$/, line: /console\.log\(/, why: 'writes on top' },
+  { server: 'stories/crypto/slow.js', hottest: /^pbkdf2Sync$/, line: /crypto\.pbkdf2Sync\(/, why: 'the key derivation on top' },
+  // Opening connections (12-17 % of samples in ten runs here) and writing
+  // the responses (8-11 %) come close: on CI the writes came first once.
+  { server: 'stories/backend/slow.js', hottest: /^internalConnect$/, among: 2, atLeast: 0.08, line: null, why: 'a TCP connection opened per request among the two hottest' }
 ]
 for (const story of STORIES) {
-  t.test(`flame on ${story.server}: ${story.why} on top${story.line ? ', and the story\'s line leading to it' : ''}`, async (t) => {
+  t.test(`flame on ${story.server}: ${story.why}${story.line ? ', and the story\'s line leading to it' : ''}`, async (t) => {
     const result = await diagnose('flame', story.server, { ...options, duration: 2 })
     t.equal(result.code, 0, result.error)
-    const [hottest] = result.frames
-    t.match(hottest.functionName, story.hottest, `the hottest frame: ${hottest.functionName} ${hottest.location}`)
+    const hottest = result.frames.slice(0, story.among ?? 1)
+    const found = hottest.find((frame) => story.hottest.test(frame.functionName))
+    const seen = hottest.map((frame) => `${frame.functionName} ${(frame.share * 100).toFixed(1)} %`).join(', ')
+    t.ok(found, `the story's work is ${hottest.length === 1 ? 'the hottest frame' : `among the ${hottest.length} hottest frames`}: ${seen}`)
+    if (story.atLeast) t.ok(found?.share >= story.atLeast, `with at least ${story.atLeast * 100} % of the samples: ${seen}`)
     if (!story.line) return
     const [ours] = result.ownByTotal
     const [file, line] = ours.location.split(':')
