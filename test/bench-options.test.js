@@ -5,7 +5,7 @@
 const t = require('tap')
 const { parseOptions } = require('../bench/options')
 const { UsageError } = require('../tooling/command')
-const { MODES } = require('../bench/goals')
+const { MODES, RATIOS } = require('../bench/goals')
 
 t.test('each mode brings its protocol', async (t) => {
   for (const mode of Object.keys(MODES)) {
@@ -13,6 +13,18 @@ t.test('each mode brings its protocol', async (t) => {
     t.same(options.protocol, MODES[mode].protocol, mode)
   }
   t.equal(parseOptions([]).mode, 'full', 'full by default')
+})
+
+t.test('every goal of every mode is a ratio between targets that mode runs (else it would never be checked)', async (t) => {
+  for (const [mode, { protocol, goals }] of Object.entries(MODES)) {
+    for (const name of Object.keys(goals)) {
+      const ratio = RATIOS.find((r) => r.name === name)
+      t.ok(ratio, `${mode}: ${name} is a ratio the bench computes`)
+      t.ok(ratio && protocol.targets.includes(ratio.of) && protocol.targets.includes(ratio.over),
+        `${mode}: ${name} compares targets of the mode (${protocol.targets.join(', ')})`)
+    }
+  }
+  t.same(MODES.crypto.protocol.targets, ['crypto-slow', 'crypto-fixed'], 'a story mode runs its pair')
 })
 
 t.test('options override the mode', async (t) => {
