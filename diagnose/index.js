@@ -69,8 +69,13 @@ async function diagnose (tool, variant, {
   const headers = Object.entries(STORY_REQUEST_HEADERS[variant] ?? {}).flatMap(([name, value]) => ['-H', `'${name}=${value}'`])
   const load = [process.execPath, require.resolve('autocannon/autocannon.js'),
     '-c', connections, '-d', duration, ...headers, `http://127.0.0.1:$PORT${SEED_PATH}`].join(' ')
+  // The logging story's servers log into a synchronous file, as they do in
+  // the bench, rather than into 0x's pipe (see the preload).
+  const stdoutFile = variant.startsWith('stories/logging/')
+    ? ['-r', path.join(ROOT, 'tooling', 'stdout-to-synchronous-file.js')]
+    : []
   const args = [clinicBin, tool, '--open=false', '--dest', '.', '--on-port', load,
-    '--', process.execPath, path.join(ROOT, variant)]
+    '--', process.execPath, ...stdoutFile, path.join(ROOT, variant)]
   fs.mkdirSync(CLINIC_DIR, { recursive: true })
   removeStaleTraceLogs(log)
   const timeoutSeconds = duration + CLINIC_OVERHEAD_SECONDS
@@ -78,7 +83,7 @@ async function diagnose (tool, variant, {
     cwd: CLINIC_DIR,
     // Headless: no telemetry question (clinic would otherwise wait for an
     // answer, or without a terminal silently do nothing), no update check.
-    env: { ...process.env, NO_INSIGHT: '1', NO_UPDATE_NOTIFIER: '1', PORT: '0' }
+    env: { ...process.env, NO_INSIGHT: '1', NO_UPDATE_NOTIFIER: '1', PORT: '0', STDOUT_FILE: path.join(CLINIC_DIR, 'stdout.log') }
   }, log, timeoutSeconds * 1000)
   if (timedOut) {
     return { code: 1, error: `clinic ${tool} did not finish within ${timeoutSeconds} s and was stopped, with the variant it ran` }
