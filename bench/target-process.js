@@ -10,11 +10,11 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { spawnServer } = require('../tooling/spawn-server')
+const { SYNCHRONOUS_FILE_FLAGS } = require('../tooling/synchronous-file')
 
 const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond()
 const USAGE_TIMEOUT_MS = 10000
-const { O_WRONLY, O_CREAT, O_TRUNC, O_DSYNC } = fs.constants
-const STDOUT_FLAGS = { file: 'w', 'synchronous-file': O_WRONLY | O_CREAT | O_TRUNC | O_DSYNC }
+const STDOUT_FLAGS = { file: 'w', 'synchronous-file': SYNCHRONOUS_FILE_FLAGS }
 
 /**
  * Start `node [nodeArgs] <entry>` on 127.0.0.1 with a fixed SEED and `env`

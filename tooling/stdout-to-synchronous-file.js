@@ -8,9 +8,9 @@
 
 const fs = require('node:fs')
 const { Writable } = require('node:stream')
+const { SYNCHRONOUS_FILE_FLAGS } = require('./synchronous-file')
 
-const { O_WRONLY, O_CREAT, O_TRUNC, O_DSYNC } = fs.constants
-const fd = fs.openSync(process.env.STDOUT_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_DSYNC)
+const fd = fs.openSync(process.env.STDOUT_FILE, SYNCHRONOUS_FILE_FLAGS)
 // What Node itself builds for a stdout that is a file: every write a
 // synchronous write(2).
 const stdout = new Writable({
