@@ -2,8 +2,7 @@
 
 // Command-line options of the benchmark, checked before anything starts.
 
-const fs = require('node:fs')
-const path = require('node:path')
+const { resolveServerPath } = require('../tooling/server-path')
 const { TARGETS, REFERENCE, MODES, MAX_CONDITIONAL_SECONDS } = require('./goals')
 const { UsageError, parseCommandLine, numberOption } = require('../tooling/command')
 
@@ -21,7 +20,8 @@ Options:
   --targets LIST        comma-separated, from: ${Object.keys(TARGETS).join(', ')}
   --target NAME=PATH    also benchmark your own server: \`node PATH\` must
                         listen on the port in PORT (see README, "Your own
-                        server"); repeatable; measured against ${REFERENCE}
+                        server"); repeatable; measured against ${REFERENCE},
+                        and against fast and fixed when they run
   --connections N       concurrent connections (default 100)
   --warmup SECONDS      load before measuring, per target (default: per mode)
   --duration SECONDS    measured load per target and round (default: per mode)
@@ -144,15 +144,22 @@ function parseTargets (list) {
   return targets
 }
 
-// NAME=PATH: a server file, relative to where npm was run from.
+// NAME=PATH: a server folder or file, relative to where npm was run from.
 function parseUserTarget (text) {
   const match = /^([a-z0-9][a-z0-9._-]*)=(.+)$/i.exec(text)
   if (!match) throw new UsageError(`--target wants NAME=PATH (a name of letters, digits, ".", "_" or "-"), got "${text}"`)
   const [, name, file] = match
   if (TARGETS[name]) throw new UsageError(`--target ${name}: that name is one of the built-in targets`)
-  const entry = path.resolve(process.env.INIT_CWD || process.cwd(), file)
-  if (!fs.existsSync(entry)) throw new UsageError(`--target ${name}: no file or folder at ${entry}`)
+  const { entry } = resolvePathOf(name, file)
   return [name, { entry, user: true, about: `your server: node ${file}` }]
+}
+
+function resolvePathOf (name, file) {
+  try {
+    return resolveServerPath(file)
+  } catch (err) {
+    throw new UsageError(`--target ${name}: ${err.message}`)
+  }
 }
 
 function parseCpuTax (text, targets) {

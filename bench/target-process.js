@@ -21,7 +21,8 @@ const STDOUT_FLAGS = { file: 'w', 'synchronous-file': SYNCHRONOUS_FILE_FLAGS }
  * added, its stdout a pipe or, with `stdout` ({ kind, file }), a file:
  * kind 'file' is an ordinary one (writes land in the page cache), kind
  * 'synchronous-file' one opened with O_DSYNC, where every write waits for
- * the disk, as on a slow or network file system. Resolves to { url, pid, child, usage(), stop() }: usage() resolves
+ * the disk, as on a slow or network file system. Resolves to { url, origin, pid,
+ * child, usage(), sample(), replaceContent(seed), stop() }: usage() resolves
  * to { cpuMillis, peakRssBytes, proc } from the probe, where `proc` holds
  * the same two figures from `procRoot` (null where there is none). `child`
  * talks to the probe (child.send, 'message').
@@ -35,6 +36,7 @@ async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], pr
   const { child } = server
   return {
     url: server.url,
+    origin: server.origin,
     pid: child.pid,
     child,
     usage: async () => {
@@ -48,12 +50,16 @@ async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], pr
       const proc = readProc(procRoot, child.pid)
       return { cpuMillis: cpuMicros / 1000, peakRssBytes: maxRssBytes, proc }
     },
+    // The probe's other answers (tooling/probe.js): memory and 'after'
+    // listeners, and new content for a server launch() started.
+    sample: () => ask(child, 'sample'),
+    replaceContent: async (seed) => (await ask(child, 'replace-content', { seed })).replaced,
     stop: server.stop
   }
 }
 
-// One question to the probe, and its answer.
-function ask (child, type) {
+// One question to the probe (a message of `type`, with `fields`), and its answer.
+function ask (child, type, fields = {}) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`the server did not answer '${type}' within ${USAGE_TIMEOUT_MS} ms`)), USAGE_TIMEOUT_MS)
     function onMessage (message) {
@@ -66,7 +72,7 @@ function ask (child, type) {
       else resolve(message)
     }
     child.on('message', onMessage)
-    child.send({ type })
+    child.send({ type, ...fields })
   })
 }
 

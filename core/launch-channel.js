@@ -1,9 +1,10 @@
 'use strict'
 
-// The diagnostics channel on which launch() publishes { name, server } once
-// the server listens. A tool preloaded into the server's process
-// (tooling/probe.js) subscribes to it to reach the server, so the launcher
-// keeps no module-level reference for it.
+// The diagnostics channel on which launch() publishes { name, server,
+// source } once the server listens: the server and the content source it was
+// built with. A tool preloaded into the server's process (tooling/probe.js)
+// subscribes to it to reach them, so the launcher keeps no module-level
+// reference for it.
 
 const diagnosticsChannel = require('node:diagnostics_channel')
 

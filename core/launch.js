@@ -52,7 +52,8 @@ async function launch (createServer, location, env = process.env) {
     process.exit(2)
   }
   const host = env.HOST || DEFAULT_HOST
-  const server = await createServer({ source: createContentSource({ seed: env.SEED }) })
+  const source = createContentSource({ seed: env.SEED })
+  const server = await createServer({ source })
   const overload = parseOverloadOptions(env)
   if (overload) {
     protectFromOverload(server, overload)
@@ -72,7 +73,7 @@ async function launch (createServer, location, env = process.env) {
   })
   server.listen(port, host, () => {
     console.log(`${name} listening on ${urlOf(server)}${SEED_PATH}`)
-    launchChannel.publish({ name, server })
+    launchChannel.publish({ name, server, source })
   })
   closeGracefullyOnSignals(httpServer, name, { drainMs, graceMs: SHUTDOWN_GRACE_MS })
   return server

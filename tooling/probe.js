@@ -17,7 +17,13 @@
 //                    cpuMicros, maxRssBytes }: the process's user plus
 //                    system CPU time so far and its peak resident set, from
 //                    Node itself (process.cpuUsage, process.resourceUsage),
-//                    so the same on Linux, macOS and Windows.
+//                    so the same on Linux, macOS and Windows;
+//   parent -> child  { type: 'replace-content', seed }, answered with
+//                    { type: 'replace-content', replaced }: for a server
+//                    launch() started, its content source now serves the
+//                    content made from `seed` (replaced true; false for
+//                    other servers). How `npm run verify` changes the bytes
+//                    of the body to see whether the ETag follows them.
 
 const cluster = require('node:cluster')
 const diagnosticsChannel = require('node:diagnostics_channel')
@@ -28,7 +34,11 @@ const launchChannel = require('../core/launch-channel')
 // (the primary listens too, on the port it shares out).
 if (process.send && !cluster.isWorker) {
   let launched = null
-  launchChannel.subscribe(({ server }) => { launched = server })
+  let contentSource = null
+  launchChannel.subscribe(({ server, source }) => {
+    launched = server
+    contentSource = source
+  })
 
   let announced = false
   diagnosticsChannel.subscribe('tracing:net.server.listen:asyncEnd', ({ server }) => {
@@ -46,6 +56,9 @@ if (process.send && !cluster.isWorker) {
       if (global.gc) global.gc()
       const { rss, heapUsed } = process.memoryUsage()
       process.send({ type: 'sample', rss, heapUsed, afterListeners: launched ? launched.listenerCount('after') : null })
+    } else if (message?.type === 'replace-content') {
+      if (contentSource) contentSource.replaceContent(message.seed)
+      process.send({ type: 'replace-content', replaced: contentSource !== null })
     }
   })
   // The channel alone must not keep a server alive that has stopped.
