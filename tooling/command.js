@@ -41,11 +41,12 @@ function runAsProcess (command) {
 
 /**
  * util.parseArgs, strict, with its errors turned into usage errors.
- * Returns { values, positionals }.
+ * `allowNegative` accepts --no-NAME for a boolean --NAME. Returns { values,
+ * positionals }.
  */
-function parseCommandLine (argv, options, { positionals = false } = {}) {
+function parseCommandLine (argv, options, { positionals = false, allowNegative = false } = {}) {
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: positionals })
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: positionals, allowNegative })
   } catch (err) {
     throw new UsageError(err.message)
   }
@@ -54,13 +55,14 @@ function parseCommandLine (argv, options, { positionals = false } = {}) {
 /**
  * The number an option `--name` was given as `text` (or `fallback` when it
  * was not given). Throws a UsageError naming the option when `text` is not
- * a number >= `min` (or not an integer, with `integer`).
+ * a number from `min` to `max` (or not an integer, with `integer`).
  */
-function numberOption (name, text, fallback, { min, integer = false }) {
+function numberOption (name, text, fallback, { min, max = Infinity, integer = false }) {
   if (text === undefined) return fallback
   const value = Number(text)
-  if (text.trim() === '' || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-    throw new UsageError(`--${name} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got "${text}"`)
+  if (text.trim() === '' || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+    const range = max === Infinity ? `>= ${min}` : `from ${min} to ${max}`
+    throw new UsageError(`--${name} must be ${integer ? 'an integer' : 'a number'} ${range}, got "${text}"`)
   }
   return value
 }

@@ -224,9 +224,9 @@ async function checkConditional (server) {
       checks: steps.map((step) => ({
         name: step.name,
         pass: step.outcome === 'skip' ? null : step.outcome === 'pass',
-        sent: step.sent,
+        sent: abbreviate(step.sent),
         seen: abbreviate(step.outcome === 'skip' ? step.note : step.received),
-        hint: step.broken.length > 0 ? `${step.broken.join('; ')} (${README.etag})` : ''
+        hint: step.broken.length > 0 ? `${abbreviate(step.broken.join('; '))} (${README.etag})` : ''
       }))
     }
   } catch (err) {
@@ -260,10 +260,10 @@ async function measureWindow (server, load, { window, chunks }) {
 
 // The most 'after' listeners the server held while `loading` ran.
 async function whileLoading (server, loading) {
-  let done = false
-  loading.finally(() => { done = true }).catch(() => {})
+  const state = { done: false }
+  loading.finally(() => { state.done = true }).catch(() => {})
   let most = 0
-  while (!done) {
+  while (!state.done) {
     const { afterListeners } = await server.sample()
     most = Math.max(most, afterListeners ?? 0)
   }

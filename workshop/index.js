@@ -1,0 +1,77 @@
+'use strict'
+
+// `npm run workshop -- new [NAME]`: a copy of slow/ for a workshop
+// participant to fix, in the repo's root beside the variants (so
+// `node NAME` runs it and its require('../core/...') lines still resolve),
+// ignored by git through a .gitignore of its own that ignores everything in
+// the folder, itself included (as pytest's cache and virtualenv folders do),
+// so any name works without touching the repo's .gitignore. standard, which
+// npm test runs, reads only the root's .gitignore and .git/info/exclude: the
+// copy's name also goes into the latter (the checkout's own, never
+// committed), so a participant's style is not the test suite's business.
+// Exit codes: 0 made, 1 it could not be written, 2 bad arguments.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { runAsProcess, parseCommandLine, UsageError } = require('../tooling/command')
+const { ROOT } = require('../tooling/repo')
+
+const DEFAULT_NAME = 'mine'
+const NAME = /^[a-z][a-z0-9_-]*$/i
+
+const USAGE = `Usage: npm run workshop -- new [NAME]
+
+Copies slow/ into NAME/ (default ${DEFAULT_NAME}) in the repo's root: your copy of the
+case study's server to fix, started with \`node NAME\` like the variants and
+checked with \`npm run verify -- NAME\`. git ignores the folder.
+Exit codes: 0 made, 1 it could not be written, 2 bad arguments (a name in
+use, or not letters, digits, "-" and "_").
+`
+
+const IGNORE_ALL = '# A workshop copy (npm run workshop -- new): git ignores this whole folder.\n*\n'
+
+/**
+ * Copy slow/ into `<root>/<name>/`, with a .gitignore ignoring it all.
+ * Returns the folder's path. Throws a UsageError when the name is not a
+ * plain folder name or is taken.
+ */
+function newCopy (name = DEFAULT_NAME, { root = ROOT } = {}) {
+  if (!NAME.test(name)) throw new UsageError(`the name must be letters, digits, "-" and "_", starting with a letter, got "${name}"`)
+  const folder = path.join(root, name)
+  if (fs.existsSync(folder)) throw new UsageError(`${name}/ already exists: pick another name, or remove it to start again`)
+  fs.cpSync(path.join(root, 'slow'), folder, { recursive: true })
+  fs.writeFileSync(path.join(folder, '.gitignore'), IGNORE_ALL)
+  const gitDir = path.join(root, '.git')
+  if (fs.statSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) {
+    fs.mkdirSync(path.join(gitDir, 'info'), { recursive: true })
+    fs.appendFileSync(path.join(gitDir, 'info', 'exclude'), `/${name}/\n`)
+  }
+  return folder
+}
+
+async function main (argv, { stdout }) {
+  const { positionals } = parseCommandLine(argv, {}, { positionals: true })
+  const [action, name, ...rest] = positionals
+  if (action !== 'new') throw new UsageError(`unknown action "${action ?? ''}": the one action is new`)
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
+  const folder = newCopy(name)
+  const shown = path.relative(ROOT, folder)
+  stdout.write([
+    `Made ${shown}/, a copy of slow/ for you to fix (git ignores it).`,
+    '',
+    `  node ${shown}                  starts it, as \`node slow\` does`,
+    `  npm run verify -- ${shown}     checks it: the contract, the leak, the ETag, 304, and its speed`,
+    `  npm run verify -- ${shown} --watch   checks again on every save`,
+    '',
+    `Next: find the line in ${shown}/etag.js that adds a listener on every request`,
+    '(README, "5. Fix the leak in your copy").',
+    ''
+  ].join('\n'))
+  return 0
+}
+
+const command = { name: 'workshop', usage: USAGE, main }
+
+module.exports = { newCopy, command }
+
+if (require.main === module) runAsProcess(command)

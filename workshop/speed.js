@@ -1,0 +1,52 @@
+'use strict'
+
+// The last part of `npm run verify`: the participant's server beside slow,
+// fast and fixed in one run of the benchmark (bench/run.js: fresh processes,
+// the same autocannon load, rounds interleaved), and a verdict in words.
+
+const { runComparison } = require('../bench/run')
+const { TARGETS, userRatios } = require('../bench/goals')
+const { summarizeTargets, evaluateRatios } = require('../bench/stats')
+
+// Shorter than `npm start`: a verdict, not a table to publish. slow (and a
+// server whose cost grows, as measured by level 1) by request counts.
+const SPEED_PROTOCOL = { connections: 100, warmup: 1, duration: 3, warmupRequests: 200, requests: 100, rounds: 2 }
+const YOURS = 'yours'
+
+/**
+ * Measure the server at `entry` against slow, fast and fixed. `leaking`
+ * says to measure it by request counts, as slow is. Resolves to
+ * { protocol, summaries, ratios, verdict }.
+ */
+async function compareSpeed (entry, { leaking = false, protocol = SPEED_PROTOCOL, onRun = () => {} } = {}) {
+  const targets = { slow: TARGETS.slow, fast: TARGETS.fast, fixed: TARGETS.fixed, [YOURS]: { entry, user: true, leaking } }
+  const full = { ...protocol, targets: [YOURS, 'slow', 'fast', 'fixed'] }
+  const { runs } = await runComparison(full, { targets, onRun })
+  const summaries = summarizeTargets(runs, full.targets)
+  const ratios = evaluateRatios(runs, [
+    ...userRatios(YOURS),
+    { name: `${YOURS}/slow`, of: YOURS, over: 'slow', metric: 'requestsPerSecond', better: 'higher' },
+    { name: `cpu ${YOURS}/slow`, of: YOURS, over: 'slow', metric: 'cpuMicrosPerRequest', better: 'lower' }
+  ])
+  const cpu = Object.fromEntries(summaries.map((s) => [s.target, s.cpuMicrosPerRequest]))
+  return { protocol: full, summaries, ratios, verdict: speedVerdict(cpu) }
+}
+
+/**
+ * A verdict in words from the CPU each server spends per response
+ * ({ yours, slow, fast, fixed }, µs): CPU per request, not req/s, because
+ * on a laptop whose cores the load generator shares it is what the server
+ * alone decides.
+ */
+function speedVerdict ({ yours, slow, fast, fixed }) {
+  if (![yours, slow, fast, fixed].every((v) => v > 0)) return 'not measured: a server answered nothing'
+  const times = (n) => n >= 10 ? Math.round(n).toLocaleString('en-US') : n.toFixed(1)
+  if (yours < fixed * 0.9) return `faster than fixed/: ${Math.round((1 - yours / fixed) * 100)} % less CPU per request`
+  if (yours <= fixed * 1.1) return 'within 10 % of fixed/'
+  if (yours >= fast * 0.8 && yours <= fast * 1.25) return 'about as fast as fast/'
+  if (yours < fast) return `between fixed/ and fast/: ${times(yours / fixed)} times fixed/'s CPU per request`
+  if (yours >= slow * 0.5) return `about as slow as slow/: ${times(yours / fast)} times fast/'s CPU per request`
+  return `slower than fast/: ${times(yours / fast)} times its CPU per request`
+}
+
+module.exports = { compareSpeed, speedVerdict, SPEED_PROTOCOL, YOURS }

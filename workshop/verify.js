@@ -1,0 +1,195 @@
+'use strict'
+
+// `npm run verify -- PATH`: a workshop participant's server (or a variant,
+// or any server that listens on PORT) checked level by level, as
+// learnyounode's `verify` checks a program against the reference: each
+// check ✓ or ✗ with what was sent and seen, and where to read on. Then its
+// speed beside slow, fast and fixed. The checks are in levels.js, the
+// speed in speed.js; this file runs and prints them.
+// Exit codes: 0 the contract and the levels asked for hold, 1 one does not
+// (or the server did not start), 2 bad arguments.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
+const { resolveServerPath } = require('../tooling/server-path')
+const { startTarget } = require('../bench/target-process')
+const levels = require('./levels')
+const { compareSpeed, SPEED_PROTOCOL, YOURS } = require('./speed')
+
+const LEVELS = [
+  { title: 'Contract: GET /seed/v1 as the variants answer it', run: (server) => levels.checkContract(server).then((checks) => ({ checks })) },
+  { title: 'Level 1: the leak is gone', run: (server, options) => levels.checkLeak(server, options) },
+  { title: 'Level 2: the ETag belongs to the body it comes with', run: (server) => levels.checkEtag(server) },
+  { title: 'Level 3: If-None-Match answered with 304 (RFC 9110, checked with curl)', run: (server) => levels.checkConditional(server) }
+]
+const TOP_LEVEL = LEVELS.length - 1
+
+const USAGE = `Usage: npm run verify -- PATH [--level N] [--no-speed] [--watch]
+
+Starts \`node PATH\` (your copy from \`npm run workshop -- new\`, a variant,
+or any server that listens on PORT) on a free port and checks it:
+  contract  GET /seed/v1 answers 200 JSON {data, url, ts} with Cache-Control;
+            another path 404, another method 405
+  level 1   the leak: 'after' listeners (for servers started through
+            core/launch.js) and CPU per request stay flat as requests
+            accumulate (500, ten at a time) and while many are in flight
+  level 2   the ETag: a valid entity-tag, the same for the same bytes, new
+            with new bytes from their first response on (not one behind)
+  level 3   conditional GET: the RFC 9110 steps of check:curl, with curl
+  speed     CPU per request and req/s against slow, fast and fixed in one
+            run of the benchmark, and a verdict in words (about 40 s)
+Each check is ✓, ✗ (with what was sent, what came back and a hint) or
+– (could not be checked on this server).
+
+Options:
+  --level N   exit 0 when the contract and levels 1 to N hold (default ${TOP_LEVEL})
+  --no-speed  skip the speed comparison
+  --watch     check again whenever a file in PATH's folder is saved (the
+              levels only; Ctrl-C to stop)
+Exit codes: 0 the levels asked for hold, 1 one does not or the server did
+not start, 2 bad arguments.
+`
+
+/**
+ * Verify the server at `entry`, printing as it goes. Resolves to
+ * { code, passed: [contract, level 1, ...] (true, false, or null when not
+ * reached) }. `leakProtocol` and `speedProtocol` shorten the runs in tests.
+ */
+async function verify (entry, { name = entry, level = TOP_LEVEL, speed = true, print = console.log, leakProtocol, speedProtocol = SPEED_PROTOCOL } = {}) {
+  print(`Verifying ${name}: node ${name}, started on a free port of 127.0.0.1 (Node ${process.version})`)
+  let server
+  try {
+    server = await startTarget(entry, { seed: 'verify' })
+  } catch (err) {
+    print(`\n${mark(false)} ${name} starts and listens on PORT\n      seen: ${indent(err.message)}\n      hint: run \`node ${name}\` to see the error`)
+    return { code: 1, passed: LEVELS.map(() => false) }
+  }
+  const passed = []
+  let leaking = false
+  try {
+    for (const [index, { title, run }] of LEVELS.entries()) {
+      print(`\n${title}`)
+      const result = await run(server, { protocol: leakProtocol })
+      if (result.leaking) leaking = true
+      for (const check of result.checks) print(renderCheck(check))
+      passed.push(result.checks.every((check) => check.pass !== false))
+      if (index === 0 && !passed[0]) break // nothing else means much without the resource
+    }
+  } finally {
+    await server.stop()
+  }
+  while (passed.length < LEVELS.length) passed.push(null)
+
+  print('\n' + passed.map((ok, i) => `${i === 0 ? 'contract' : `level ${i}`} ${ok === null ? '–' : mark(ok)}`).join('   '))
+  const firstFailed = passed.findIndex((ok) => ok !== true)
+  if (firstFailed !== -1) print(`Next: ${LEVELS[firstFailed].title} (the hints above say where to read)`)
+  const code = passed.slice(0, level + 1).every((ok) => ok === true) ? 0 : 1
+
+  if (speed) {
+    const protocol = { ...speedProtocol }
+    print(`\nSpeed: ${name} beside slow, fast and fixed, each in a fresh process under autocannon -c ${protocol.connections}, ` +
+      `${protocol.warmup} s warm-up then ${protocol.duration} s, ${protocol.rounds} rounds interleaved; ` +
+      `slow${leaking ? ` and ${name} (its cost grows)` : ''} by requests: ${protocol.warmupRequests} then ${protocol.requests}`)
+    const result = await compareSpeed(entry, { leaking, protocol })
+    print(renderSpeed(result, name))
+  }
+  return { code, passed }
+}
+
+function renderCheck ({ name, pass, sent, seen, hint }) {
+  if (pass === true) return `  ${mark(true)} ${name}: ${seen}`
+  const lines = [`  ${pass === null ? '–' : mark(false)} ${name}`]
+  if (sent) lines.push(`      sent: ${sent}`)
+  lines.push(`      seen: ${seen}`)
+  if (pass === false && hint) lines.push(`      hint: ${hint}`)
+  return lines.join('\n')
+}
+
+function renderSpeed ({ summaries, ratios, verdict }, name) {
+  const shown = (target) => target === YOURS ? `${name} (yours)` : target
+  const width = Math.max(...summaries.map((s) => shown(s.target).length))
+  const rows = summaries.map((s) => `  ${shown(s.target).padEnd(width)}  ${round(s.requestsPerSecond).padStart(8)} req/s  ${round(s.cpuMicrosPerRequest).padStart(8)} µs CPU per request`)
+  const ratio = (n) => ratios.find((r) => r.name === n)?.value
+  const against = ['fast', 'fixed', 'slow'].map((other) => `${round(ratio(`cpu ${YOURS}/${other}`))} x ${other}/'s`).join(', ')
+  return [...rows, `  CPU per request: ${against}`, `${name}: ${verdict}`].join('\n')
+}
+
+function mark (ok) {
+  return ok ? '✓' : '✗'
+}
+
+function indent (text) {
+  return text.trim().split('\n').join('\n            ')
+}
+
+function round (n) {
+  if (!Number.isFinite(n)) return '-'
+  return n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toPrecision(3)
+}
+
+// Check again on every save under `dir`, one run at a time; resolves to the
+// last run's exit code on Ctrl-C.
+function watch (dir, runOnce, print) {
+  return new Promise((resolve) => {
+    let lastCode = 1
+    let running = null
+    let again = false
+    let timer = null
+    const rerun = async () => {
+      if (running) { again = true; return }
+      running = runOnce().then(({ code }) => { lastCode = code })
+      await running
+      running = null
+      print(`\nWatching ${dir} for changes (Ctrl-C to stop)`)
+      if (again) { again = false; rerun() }
+    }
+    const watcher = fs.watch(dir, { recursive: true }, (event, file) => {
+      clearTimeout(timer)
+      // Editors write a file in several steps: wait for them to settle.
+      timer = setTimeout(() => {
+        print(`\n--- ${file ?? 'a file'} changed: checking again ---`)
+        rerun()
+      }, 300)
+    })
+    process.once('SIGINT', () => {
+      watcher.close()
+      clearTimeout(timer)
+      resolve(lastCode)
+    })
+    rerun()
+  })
+}
+
+function parseVerifyCommandLine (argv) {
+  const { values, positionals } = parseCommandLine(argv, {
+    level: { type: 'string' },
+    speed: { type: 'boolean', default: true },
+    watch: { type: 'boolean', default: false }
+  }, { positionals: true, allowNegative: true })
+  const [target, ...rest] = positionals
+  const { entry, name } = resolveServerPath(target)
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
+  return {
+    entry,
+    name,
+    level: numberOption('level', values.level, TOP_LEVEL, { min: 0, integer: true, max: TOP_LEVEL }),
+    speed: values.speed && !values.watch,
+    watch: values.watch
+  }
+}
+
+async function main (argv, { stdout }) {
+  const { entry, name, level, speed, watch: watching } = parseVerifyCommandLine(argv)
+  const print = (text) => stdout.write(text + '\n')
+  const runOnce = () => verify(entry, { name, level, speed, print })
+  if (!watching) return (await runOnce()).code
+  const dir = fs.statSync(entry).isDirectory() ? entry : path.dirname(entry)
+  return watch(dir, runOnce, print)
+}
+
+const command = { name: 'verify', usage: USAGE, main }
+
+module.exports = { verify, command }
+
+if (require.main === module) runAsProcess(command)
