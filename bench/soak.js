@@ -1,23 +1,25 @@
 'use strict'
 
-// `npm run soak -- <variant> [--duration S] [--connections N]`: sustained
-// autocannon load on one variant, sampling the server's retained heap, RSS
-// and 'after' listeners over time (through tooling/probe.js in the server).
-// fast and fixed must finish with no errors or timeouts and a flat heap;
-// slow's leak is reported for what it is.
+// `npm run soak -- <server> [--duration S] [--connections N]`: sustained
+// autocannon load on one variant (or any server, a workshop copy say),
+// sampling the server's retained heap, RSS and 'after' listeners over time
+// (through tooling/probe.js in the server). Every server but slow must
+// finish with no errors or timeouts and a flat heap; slow's leak is
+// reported for what it is.
 // Exit codes: 0 held, 1 a check failed, 2 bad arguments.
 
 const autocannon = require('autocannon')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
-const { VARIANTS } = require('../tooling/repo')
+const { resolveServerPath } = require('../tooling/server-path')
 const { startTarget } = require('./target-process')
 
-const USAGE = `Usage: npm run soak -- <variant> [--duration SECONDS] [--connections N]
+const USAGE = `Usage: npm run soak -- <server> [--duration SECONDS] [--connections N]
 
-Loads one variant (${VARIANTS.join(', ')}) with autocannon for --duration
-seconds (default 60) at --connections (default 100), and samples the
-server's retained heap (after a full GC), RSS and 'after' listeners every
-second. fast and fixed must end with no errors, no timeouts, only 200s, a
+Loads one server (a variant, slow, fast or fixed, or the path of your own,
+such as your workshop copy) with autocannon for --duration seconds
+(default 60) at --connections (default 100), and samples the server's
+retained heap (after a full GC), RSS and 'after' listeners every second.
+Every server but slow must end with no errors, no timeouts, only 200s, a
 flat heap and one 'after' listener at most; slow's leak is reported.
 Exit codes: 0 every check held, 1 a check failed, 2 bad arguments.
 `
@@ -29,12 +31,14 @@ const SAMPLE_EVERY_MS = 1000
 const MB = 2 ** 20
 
 /**
- * Soak `variant` for `duration` seconds. Resolves to { variant, duration,
- * connections, requests, errors, timeouts, non2xx, samples, heapGrowth,
- * rssGrowth, checks: [{ name, pass, detail }] }.
+ * Soak `entry` (a variant's name or a server's path) for `duration`
+ * seconds. Resolves to { variant, duration, connections, requests, errors,
+ * timeouts, non2xx, samples, heapGrowth, rssGrowth, checks: [{ name, pass,
+ * detail }] }.
  */
-async function soak (variant, { duration = 60, connections = 100, log = () => {} } = {}) {
-  const server = await startTarget(variant, { nodeArgs: ['--expose-gc'] })
+async function soak (entry, { duration = 60, connections = 100, log = () => {} } = {}) {
+  const variant = resolveServerPath(entry).name
+  const server = await startTarget(entry, { nodeArgs: ['--expose-gc'] })
   const samples = []
   const started = Date.now()
   let served = 0
@@ -129,21 +133,22 @@ function parseSoakCommandLine (argv) {
     duration: { type: 'string' },
     connections: { type: 'string' }
   }, { positionals: true })
-  const [variant, ...rest] = positionals
-  if (!VARIANTS.includes(variant)) throw new UsageError(`name a variant: ${VARIANTS.join(', ')} (got "${variant ?? ''}")`)
+  const [server, ...rest] = positionals
+  const { entry, name } = resolveServerPath(server)
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
   return {
-    variant,
+    entry,
+    name,
     duration: numberOption('duration', values.duration, 60, { min: 2 }),
     connections: numberOption('connections', values.connections, 100, { min: 1, integer: true })
   }
 }
 
 async function main (argv, { stdout }) {
-  const { variant, duration, connections } = parseSoakCommandLine(argv)
+  const { entry, name, duration, connections } = parseSoakCommandLine(argv)
   const print = (line) => stdout.write(line + '\n')
-  print(`Soak: ${variant}, autocannon -c ${connections} for ${duration} s; memory after a full GC, sampled every ${SAMPLE_EVERY_MS / 1000} s`)
-  const report = await soak(variant, { duration, connections, log: print })
+  print(`Soak: ${name}, autocannon -c ${connections} for ${duration} s; memory after a full GC, sampled every ${SAMPLE_EVERY_MS / 1000} s`)
+  const report = await soak(entry, { duration, connections, log: print })
   print(`\n${report.requests} requests, ${report.errors} errors, ${report.timeouts} timeouts, ${report.non2xx} non-2xx`)
   for (const check of report.checks) print(`${check.pass ? 'PASS' : 'FAIL'}  ${check.name}: ${check.detail}`)
   return report.checks.every((c) => c.pass) ? 0 : 1

@@ -1,6 +1,7 @@
 'use strict'
 
-// `node diagnose <tool> <variant>`: a clinic run of one variant under
+// `node diagnose <tool> <server>`: a clinic run of one server (a variant, a
+// story's server, or any server's path, such as a workshop copy) under
 // autocannon load, headless, followed by what clinic found, in the terminal.
 //   tools: doctor, flame, bubbleprof, heapprofiler
 // Exit codes: 0 done, 1 clinic failed, 2 bad arguments or clinic missing.
@@ -11,6 +12,7 @@ const { spawn } = require('node:child_process')
 const { fileURLToPath } = require('node:url')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
 const { ROOT, VARIANTS, STORY_SERVERS, STORY_REQUEST_HEADERS } = require('../tooling/repo')
+const { resolveServerPath } = require('../tooling/server-path')
 const { SEED_PATH } = require('../core/seed-contract')
 
 // clinic runs from here: its reports and its scratch files (Doctor's
@@ -32,23 +34,25 @@ const DOCTOR_CONNECTIONS = 10
 // Beyond the load itself, time for clinic to start, collect and analyse.
 const CLINIC_OVERHEAD_SECONDS = 60
 
-const USAGE = `Usage: node diagnose <tool> <variant> [--connections N] [--duration SECONDS]
+const USAGE = `Usage: node diagnose <tool> <server> [--connections N] [--duration SECONDS]
 
-Runs clinic <tool> on \`node <variant>\` while autocannon loads it
+Runs clinic <tool> on \`node <server>\` while autocannon loads it
 (-c ${DEFAULTS.connections} for ${DEFAULTS.duration} s by default; -c ${DOCTOR_CONNECTIONS} for doctor), without a browser or a terminal.
 The report lands in .clinic/; its path is printed.
   tools:    ${TOOLS.join(', ')}
-  variants: ${VARIANTS.join(', ')}
-  stories:  ${STORY_SERVERS.join(', ')}
+  server:   a variant (${VARIANTS.join(', ')}), a story's server
+            (${STORY_SERVERS.join(', ')}),
+            or the path of any server folder or file, your workshop copy say
 After doctor, its verdict is printed; after flame, the hottest frames.
 `
 
 /**
- * Run clinic `tool` on `variant`. Resolves to { code, error?, report,
- * dataDir, verdict?, analysis?, frames?, allFrames?, ownByTotal? }; code 2 when clinic
- * is not installed or not the pinned version, 1 when its run failed.
+ * Run clinic `tool` on `server` (a variant's or story's name, or a path).
+ * Resolves to { code, error?, report, dataDir, verdict?, analysis?,
+ * frames?, allFrames?, ownByTotal? }; code 2 when clinic is not installed
+ * or not the pinned version, or nothing is at that path, 1 when its run failed.
  */
-async function diagnose (tool, variant, {
+async function diagnose (tool, server, {
   connections = defaultConnections(tool),
   duration = DEFAULTS.duration,
   log = console.log,
@@ -56,6 +60,12 @@ async function diagnose (tool, variant, {
 } = {}) {
   if (!clinicBin) {
     return { code: 2, error: 'clinic is not installed: run `npm ci` (it is a dev dependency)' }
+  }
+  let entry, variant
+  try {
+    ({ entry, name: variant } = resolveServerPath(server))
+  } catch (err) {
+    return { code: 2, error: err.message }
   }
   // Loaded here, not at the top: it needs clinic's packages, whose absence
   // (above) or wrong version it reports with a message instead of a crash.
@@ -75,7 +85,7 @@ async function diagnose (tool, variant, {
     ? ['-r', path.join(ROOT, 'tooling', 'stdout-to-synchronous-file.js')]
     : []
   const args = [clinicBin, tool, '--open=false', '--dest', '.', '--on-port', load,
-    '--', process.execPath, ...stdoutFile, path.join(ROOT, variant)]
+    '--', process.execPath, ...stdoutFile, entry]
   fs.mkdirSync(CLINIC_DIR, { recursive: true })
   removeStaleTraceLogs(log)
   const timeoutSeconds = duration + CLINIC_OVERHEAD_SECONDS
@@ -160,24 +170,22 @@ function parseDiagnoseCommandLine (argv) {
     connections: { type: 'string' },
     duration: { type: 'string' }
   }, { positionals: true })
-  const [tool, variant, ...rest] = positionals
+  const [tool, server, ...rest] = positionals
   if (!TOOLS.includes(tool)) throw new UsageError(`unknown tool "${tool ?? ''}": choose from ${TOOLS.join(', ')}`)
-  if (![...VARIANTS, ...STORY_SERVERS].includes(variant)) {
-    throw new UsageError(`unknown variant "${variant ?? ''}": choose from ${VARIANTS.join(', ')} or a story's server (${STORY_SERVERS.join(', ')})`)
-  }
+  const { entry } = resolveServerPath(server)
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
   return {
     tool,
-    variant,
+    server: entry,
     connections: numberOption('connections', values.connections, defaultConnections(tool), { min: 1, integer: true }),
     duration: numberOption('duration', values.duration, DEFAULTS.duration, { min: 1 })
   }
 }
 
 async function main (argv, { stdout, stderr }) {
-  const { tool, variant, ...load } = parseDiagnoseCommandLine(argv)
+  const { tool, server, ...load } = parseDiagnoseCommandLine(argv)
   const print = (text) => stdout.write(text + '\n')
-  const result = await diagnose(tool, variant, { ...load, log: print })
+  const result = await diagnose(tool, server, { ...load, log: print })
   if (result.code !== 0) {
     stderr.write(`diagnose: ${result.error}\n`)
     return result.code

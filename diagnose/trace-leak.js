@@ -1,8 +1,9 @@
 'use strict'
 
-// `npm run trace-leak`: the case study's debugging step, without editing the
-// repo. A copy of slow/ (with core/) goes to .clinic/trace-leak/ with the
-// line that sets defaultMaxListeners to Infinity removed; it runs with
+// `npm run trace-leak [-- SERVER]`: the case study's debugging step, without
+// editing the repo. A copy of slow/ (or of another server's folder, a
+// workshop copy say; with core/) goes to .clinic/trace-leak/ with the line
+// that sets defaultMaxListeners to Infinity removed; it runs with
 // --trace-warnings under light load until Node prints the
 // MaxListenersExceededWarning with its stack, which names the function that
 // adds the listener.
@@ -11,15 +12,18 @@ const fs = require('node:fs')
 const path = require('node:path')
 const http = require('node:http')
 const { spawnServer } = require('../tooling/spawn-server')
-const { runAsProcess, parseCommandLine } = require('../tooling/command')
+const { runAsProcess, parseCommandLine, UsageError } = require('../tooling/command')
 const { ROOT } = require('../tooling/repo')
+const { resolveServerPath } = require('../tooling/server-path')
 
-const USAGE = `Usage: npm run trace-leak
+const USAGE = `Usage: npm run trace-leak [-- SERVER]
 
-Runs a copy of slow/ without the line that hides Node's
-MaxListenersExceededWarning, under a few requests, and prints the warning
-with its stack, which names the function that adds the listener.
-Exit codes: 0 the warning was printed, 1 it was not.
+Runs a copy of slow/ (or of SERVER's folder: your workshop copy, say)
+without the line that hides Node's MaxListenersExceededWarning, under a
+few requests, and prints the warning with its stack, which names the
+function that adds the listener.
+Exit codes: 0 the warning was printed, 1 it was not (no listener piled up),
+2 bad arguments.
 `
 const WORKDIR = path.join(ROOT, '.clinic', 'trace-leak')
 const HIDING_LINE = /^require\('node:events'\)\.defaultMaxListeners = Infinity\n/m
@@ -27,34 +31,45 @@ const REQUESTS = 15 // Node warns at the 11th listener
 const WARNING_WAIT_MS = 2000
 
 /**
- * Copy slow/ without the line that hides the warning. Returns that line.
+ * Copy the folder of `entry` (with core/ beside it, where its
+ * require('../core/...') lines look) into WORKDIR, without the line that
+ * hides the warning. Returns { entry (the copy's), removed (that line, or
+ * null where no file had it) }.
  */
-function prepareCopy () {
+function prepareCopy (entry) {
   fs.rmSync(WORKDIR, { recursive: true, force: true })
-  for (const dir of ['slow', 'core']) fs.cpSync(path.join(ROOT, dir), path.join(WORKDIR, dir), { recursive: true })
-  const etagFile = path.join(WORKDIR, 'slow', 'etag.js')
-  const source = fs.readFileSync(etagFile, 'utf8')
-  const match = HIDING_LINE.exec(source)
-  if (!match) throw new Error('slow/etag.js no longer sets defaultMaxListeners = Infinity: nothing to remove')
-  // Blanked rather than deleted, so the stack's line numbers match slow/.
-  fs.writeFileSync(etagFile, source.replace(HIDING_LINE, '// (removed by npm run trace-leak)\n'))
-  return match[0].trim()
+  const folder = fs.statSync(entry).isDirectory() ? entry : path.dirname(entry)
+  const copy = path.join(WORKDIR, path.basename(folder))
+  fs.cpSync(folder, copy, { recursive: true, filter: (file) => !file.includes(`${path.sep}node_modules`) })
+  fs.cpSync(path.join(ROOT, 'core'), path.join(WORKDIR, 'core'), { recursive: true })
+  let removed = null
+  for (const file of fs.readdirSync(copy, { recursive: true }).filter((name) => name.endsWith('.js'))) {
+    const source = fs.readFileSync(path.join(copy, file), 'utf8')
+    const match = HIDING_LINE.exec(source)
+    if (!match) continue
+    removed = match[0].trim()
+    // Blanked rather than deleted, so the stack's line numbers match the original's.
+    fs.writeFileSync(path.join(copy, file), source.replace(HIDING_LINE, '// (removed by npm run trace-leak)\n'))
+  }
+  return { entry: path.join(copy, path.relative(folder, entry)), removed }
 }
 
 /**
- * Run the copy with --trace-warnings, send REQUESTS requests one after the
- * other, and resolve to { removed, warning } where `warning` is the text
- * Node printed for the MaxListenersExceededWarning (with its stack), or null.
+ * Run a copy of the server at `entry` (default slow/) with
+ * --trace-warnings, send REQUESTS requests one after the other, and resolve
+ * to { removed, warning } where `removed` is the line taken out (null where
+ * none hid the warning) and `warning` the text Node printed for the
+ * MaxListenersExceededWarning (with its stack), or null.
  */
-async function traceLeak ({ log = () => {} } = {}) {
-  const removed = prepareCopy()
+async function traceLeak ({ entry = path.join(ROOT, 'slow'), log = () => {} } = {}) {
+  const { entry: copy, removed } = prepareCopy(entry)
   // node_modules resolves from the repo root, two levels up from the copy.
   // --warnings undoes a --no-warnings inherited through NODE_OPTIONS (tap
   // sets one on Node 26, and a user may have one), which would hide the very
   // warning this is about: options on the command line win over NODE_OPTIONS.
-  const server = await spawnServer(path.join(WORKDIR, 'slow'), { nodeArgs: ['--warnings', '--trace-warnings'] })
+  const server = await spawnServer(copy, { nodeArgs: ['--warnings', '--trace-warnings'] })
   try {
-    log(`slow (copy without "${removed}") listening on ${server.url}`)
+    log(`${path.relative(WORKDIR, copy)} (a copy, ${removed ? `without "${removed}"` : 'in which no line hid the warning'}) listening on ${server.url}`)
     for (let i = 1; i <= REQUESTS; i++) await get(server.url)
     log(`sent ${REQUESTS} requests, one at a time`)
     return { removed, warning: await waitForWarning(server.output) }
@@ -95,20 +110,32 @@ function get (url) {
 }
 
 async function main (argv, { stdout, stderr }) {
-  parseCommandLine(argv, {})
-  const { removed, warning } = await traceLeak({ log: (line) => stdout.write(line + '\n') })
+  const { positionals } = parseCommandLine(argv, {}, { positionals: true })
+  if (positionals.length > 1) throw new UsageError(`one server at most, got "${positionals.join(' ')}"`)
+  const { entry, name } = resolveServerPath(positionals[0] ?? 'slow')
+  const { removed, warning } = await traceLeak({ entry, log: (line) => stdout.write(line + '\n') })
   if (!warning) {
-    stderr.write('trace-leak: no MaxListenersExceededWarning was printed\n')
+    stderr.write(`trace-leak: no MaxListenersExceededWarning after ${REQUESTS} requests: ${name} does not pile up listeners\n`)
     return 1
   }
-  stdout.write(`\nWith "${removed}" removed, Node says:\n\n${warning}\n\n`)
-  const adder = /at (attachAfterEvent) \((.*)\)/.exec(warning)
-  if (adder) stdout.write(`The listener is added by ${adder[1]}, ${path.relative(WORKDIR, adder[2])}.\n`)
+  stdout.write(`\n${removed ? `With "${removed}" removed, ` : ''}Node says:\n\n${warning}\n\n`)
+  const adder = adderOf(warning)
+  if (adder) stdout.write(`The listener is added by ${adder.functionName}, ${adder.location}.\n`)
   return 0
+}
+
+// The first frame of the warning's stack in the copied server's own code:
+// where the listener is added. `location` is relative to the copy
+// (slow/etag.js:25:12).
+function adderOf (warning) {
+  for (const [, functionName, file] of warning.matchAll(/^\s+at (\S+) \((.*)\)$/gm)) {
+    if (file.startsWith(WORKDIR + path.sep)) return { functionName, location: path.relative(WORKDIR, file) }
+  }
+  return null
 }
 
 const command = { name: 'trace-leak', usage: USAGE, main }
 
-module.exports = { traceLeak, command }
+module.exports = { traceLeak, adderOf, command }
 
 if (require.main === module) runAsProcess(command)

@@ -54,7 +54,9 @@ const COMMANDS = {
   diagnose: ['diagnose', 'doctor', 'slowest'],
   'check:curl': ['check', 'ftp://example'],
   'trace-leak': ['diagnose/trace-leak.js', 'extra'],
-  screenshot: ['diagnose/screenshot.js']
+  screenshot: ['diagnose/screenshot.js'],
+  verify: ['workshop/verify.js', 'no-such-copy'],
+  workshop: ['workshop', 'old']
 }
 
 for (const [name, [entry, ...badArgs]] of Object.entries(COMMANDS)) {

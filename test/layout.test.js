@@ -10,7 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { ROOT, VARIANTS } = require('../tooling/repo')
 
-const TOOLS = ['bench', 'check', 'diagnose', 'tooling']
+const TOOLS = ['bench', 'check', 'diagnose', 'workshop', 'tooling']
 
 // Every relative require() of each .js file under `dir`, as the folder it
 // lands in, relative to the root (for example 'core' or 'bench/references').

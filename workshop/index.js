@@ -31,18 +31,19 @@ use, or not letters, digits, "-" and "_").
 const IGNORE_ALL = '# A workshop copy (npm run workshop -- new): git ignores this whole folder.\n*\n'
 
 /**
- * Copy slow/ into `<root>/<name>/`, with a .gitignore ignoring it all.
+ * Copy slow/ into `<root>/<name>/`, with a .gitignore ignoring it all, and
+ * (with `gitExclude`) its name in the checkout's .git/info/exclude.
  * Returns the folder's path. Throws a UsageError when the name is not a
  * plain folder name or is taken.
  */
-function newCopy (name = DEFAULT_NAME, { root = ROOT } = {}) {
+function newCopy (name = DEFAULT_NAME, { root = ROOT, gitExclude = true } = {}) {
   if (!NAME.test(name)) throw new UsageError(`the name must be letters, digits, "-" and "_", starting with a letter, got "${name}"`)
   const folder = path.join(root, name)
   if (fs.existsSync(folder)) throw new UsageError(`${name}/ already exists: pick another name, or remove it to start again`)
   fs.cpSync(path.join(root, 'slow'), folder, { recursive: true })
   fs.writeFileSync(path.join(folder, '.gitignore'), IGNORE_ALL)
   const gitDir = path.join(root, '.git')
-  if (fs.statSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) {
+  if (gitExclude && fs.statSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) {
     fs.mkdirSync(path.join(gitDir, 'info'), { recursive: true })
     fs.appendFileSync(path.join(gitDir, 'info', 'exclude'), `/${name}/\n`)
   }

@@ -173,7 +173,7 @@ async function checkEtag (server) {
     name: 'the ETag is an entity-tag: "opaque" or W/"opaque", quotes included',
     pass: tags.some((tag) => tag !== undefined) ? malformed.length === 0 : false,
     sent,
-    seen: malformed.length === 0 ? (tags.find((tag) => tag !== undefined) ?? 'no ETag at all') : `ETag: ${abbreviate(malformed[0])}`,
+    seen: abbreviate(malformed.length === 0 ? (tags.find((tag) => tag !== undefined) ?? 'no ETag at all') : `ETag: ${malformed[0]}`),
     hint: 'RFC 9110 §8.8.3: the quotes are part of the tag, "abc" or W/"abc"'
   })
 

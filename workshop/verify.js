@@ -52,15 +52,17 @@ not start, 2 bad arguments.
 `
 
 /**
- * Verify the server at `entry`, printing as it goes. Resolves to
- * { code, passed: [contract, level 1, ...] (true, false, or null when not
- * reached) }. `leakProtocol` and `speedProtocol` shorten the runs in tests.
+ * Verify `server` (a variant's name or a server's path), printing as it
+ * goes. Resolves to { code, passed: [contract, level 1, ...] (true, false,
+ * or null when not reached) }. `leakProtocol` and `speedProtocol` shorten
+ * the runs in tests.
  */
-async function verify (entry, { name = entry, level = TOP_LEVEL, speed = true, print = console.log, leakProtocol, speedProtocol = SPEED_PROTOCOL } = {}) {
+async function verify (server, { level = TOP_LEVEL, speed = true, print = console.log, leakProtocol, speedProtocol = SPEED_PROTOCOL } = {}) {
+  const { entry, name } = resolveServerPath(server)
   print(`Verifying ${name}: node ${name}, started on a free port of 127.0.0.1 (Node ${process.version})`)
-  let server
+  let target
   try {
-    server = await startTarget(entry, { seed: 'verify' })
+    target = await startTarget(entry, { seed: 'verify' })
   } catch (err) {
     print(`\n${mark(false)} ${name} starts and listens on PORT\n      seen: ${indent(err.message)}\n      hint: run \`node ${name}\` to see the error`)
     return { code: 1, passed: LEVELS.map(() => false) }
@@ -70,14 +72,14 @@ async function verify (entry, { name = entry, level = TOP_LEVEL, speed = true, p
   try {
     for (const [index, { title, run }] of LEVELS.entries()) {
       print(`\n${title}`)
-      const result = await run(server, { protocol: leakProtocol })
+      const result = await run(target, { protocol: leakProtocol })
       if (result.leaking) leaking = true
       for (const check of result.checks) print(renderCheck(check))
       passed.push(result.checks.every((check) => check.pass !== false))
       if (index === 0 && !passed[0]) break // nothing else means much without the resource
     }
   } finally {
-    await server.stop()
+    await target.stop()
   }
   while (passed.length < LEVELS.length) passed.push(null)
 
@@ -168,11 +170,10 @@ function parseVerifyCommandLine (argv) {
     watch: { type: 'boolean', default: false }
   }, { positionals: true, allowNegative: true })
   const [target, ...rest] = positionals
-  const { entry, name } = resolveServerPath(target)
+  const { entry } = resolveServerPath(target)
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
   return {
     entry,
-    name,
     level: numberOption('level', values.level, TOP_LEVEL, { min: 0, integer: true, max: TOP_LEVEL }),
     speed: values.speed && !values.watch,
     watch: values.watch
@@ -180,9 +181,9 @@ function parseVerifyCommandLine (argv) {
 }
 
 async function main (argv, { stdout }) {
-  const { entry, name, level, speed, watch: watching } = parseVerifyCommandLine(argv)
+  const { entry, level, speed, watch: watching } = parseVerifyCommandLine(argv)
   const print = (text) => stdout.write(text + '\n')
-  const runOnce = () => verify(entry, { name, level, speed, print })
+  const runOnce = () => verify(entry, { level, speed, print })
   if (!watching) return (await runOnce()).code
   const dir = fs.statSync(entry).isDirectory() ? entry : path.dirname(entry)
   return watch(dir, runOnce, print)
