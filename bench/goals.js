@@ -37,7 +37,7 @@ const TARGETS = {
 }
 
 /**
- * The four stories beside the case study (stories/, README "Four more
+ * The four stories beside the case study (stories/, docs/stories.md, "Four more
  * expensive lines"), each a pair, each its own mode. `stdout` starts the
  * target with a file as its stdout (target-process.js says which kinds);
  * `headers` go with every request;
@@ -115,7 +115,7 @@ function userRatios (name) {
   ])
 }
 
-// Set from runs on Node 24 (README, "Reading the ratios", says which).
+// Set from runs on Node 24 (docs/benchmark.md, "Reading the ratios", says which).
 // Throughput goals between targets near the ceiling stay loose: there, two
 // shared cores make autocannon the bottleneck as often as the server. The
 // tight claims are made on CPU per request, which autocannon does not touch.
@@ -163,8 +163,7 @@ const MODES = {
     enforce: true
   },
   // Each story's goals: set from three runs of each mode on Node 24, each
-  // run's ratio clearing them by 10 % or more (README, "Four more expensive
-  // lines").
+  // run's ratio clearing them by 10 % or more (docs/stories.md).
   ...storyModes({
     logging: {
       targets: ['logging-slow', 'logging-fixed', 'logging-slow-file', 'logging-fixed-file', 'logging-slow-piped'],

@@ -15,12 +15,12 @@ Options:
   --mode MODE           start | full | ci (default full): sets the protocol
                         defaults below and the goals; full and ci fail (exit 1)
                         when a goal is missed, start only reports. A story's
-                        pair (README, "Four more expensive lines"): logging |
+                        pair (docs/stories.md): logging |
                         crypto | backend | cluster, each failing on its goals
   --targets LIST        comma-separated, from: ${Object.keys(TARGETS).join(', ')}
   --target NAME=PATH    also benchmark your own server: \`node PATH\` must
-                        listen on the port in PORT (see README, "Your own
-                        server"); repeatable; measured against ${REFERENCE},
+                        listen on the port in PORT (see docs/benchmark.md,
+                        "Your own server"); repeatable; measured against ${REFERENCE},
                         and against fast and fixed when they run
   --connections N       concurrent connections (default 100)
   --warmup SECONDS      load before measuring, per target (default: per mode)

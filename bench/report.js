@@ -105,7 +105,7 @@ function medianRound (own) {
 }
 
 /**
- * The protocol, table and ratios as Markdown, for a CI summary or the README.
+ * The protocol, table and ratios as Markdown, for a CI summary or the docs.
  */
 function renderMarkdown ({ mode, protocol, machine, summaries, ratios }) {
   const header = `| ${COLUMNS.map((c) => c.title).join(' | ')} |`

@@ -2,8 +2,8 @@
 
 // `npm run screenshot -- <report.html> [out.png]`: a picture of a clinic
 // report, rendered from the report itself by headless Chromium (Debian's
-// `chromium` package; not a dependency of anything else here). The README's
-// pictures come from this.
+// `chromium` package; not a dependency of anything else here). The pictures
+// in the README and docs/ come from this.
 
 const fs = require('node:fs')
 const os = require('node:os')

@@ -1,6 +1,6 @@
 'use strict'
 
-// Your own server, as README "Your own server" describes it: any file that
+// Your own server, as docs/benchmark.md, "Your own server", describes it: any file that
 // listens on PORT (and HOST) when started with `node`, benchmarked with
 // --target NAME=PATH and gated with --baseline like the variants.
 

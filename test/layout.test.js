@@ -1,6 +1,6 @@
 'use strict'
 
-// The direction of the code's dependencies (README, "Layout"): the variants
+// The direction of the code's dependencies (docs/layout.md): the variants
 // and the reference servers stand on core/ only, the stories on core/ and
 // fixed/; core/ imports nothing of the project outside itself; the tools
 // never reach into a variant or a story.

@@ -55,6 +55,8 @@ t.test('fast: level 1 holds; the ETag lags one response behind its body', async 
   t.match(output, /seen: response 4 brought new bytes with the tag the old bytes had \([0-9a-f]{16}…\), response 5 the same bytes with [0-9a-f]{16}…: the ETag lags one response behind its body/)
   t.match(output, /✗ the ETag is an entity-tag: "opaque" or W\/"opaque"/)
   t.equal((await verifyLevels('fast')).code, 1, 'all levels asked for: exit 1')
+  const shown = /^contract ✓ .*$/m.exec(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'))
+  t.ok(shown && output.includes(`\n${shown[0]}\n`), `the README's summary line for the one-line fix is verify's: ${shown?.[0]}`)
 })
 
 t.test('fixed: every level holds', async (t) => {

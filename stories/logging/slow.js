@@ -7,7 +7,7 @@
 // synchronously when it is a file or (on Linux and macOS) a terminal: the
 // event loop waits for every line to reach the kernel, or the terminal to
 // draw it, before it serves the next request. Into a pipe (`| cat`, most
-// log collectors) the same write does not block on POSIX. See the README,
+// log collectors) the same write does not block on POSIX. See docs/stories.md,
 // "Story: logging in the hot path".
 
 const createFixedServer = require('../../fixed')

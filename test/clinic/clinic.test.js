@@ -24,7 +24,7 @@ const options = { duration: 5, log: quiet }
 // are. Its headline also depends on how much time garbage collection blocks
 // per second: Doctor says "gc" instead of "event-loop" at 100 ms or more,
 // and slow, which serializes a 10 KB body once per listener, measured
-// 80-89 ms on Node 24 and 90-103 ms on Node 26 here (README, "clinic on
+// 80-89 ms on Node 24 and 90-103 ms on Node 26 here (docs/diagnose.md, "clinic on
 // every Node line"). So the headline may be either, never anything else.
 t.test('doctor on slow flags the event-loop delay', async (t) => {
   const result = await diagnose('doctor', 'slow', options)
@@ -55,6 +55,8 @@ t.test("flame on slow puts the ETag middleware's after listener on top", async (
   const source = fs.readFileSync(path.join(ROOT, 'slow', 'etag.js'), 'utf8').split('\n')[line - 1]
   t.match(source, /server\.on\('after'/, `and it is the after listener: ${source.trim()}`)
   t.ok(hottest.share > 0.3, `with a large share of the samples (${(hottest.share * 100).toFixed(1)} %)`)
+  const shown = /^ +[\d.]+ % {2}\(anonymous\) {2}(slow\/etag\.js:\d+) {3}<- this repo$/m.exec(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'))
+  t.equal(hottest.location, shown?.[1], 'the location the README shows in step 3')
 })
 
 t.test('flame on fixed: none of the hottest frames is this repo\'s code', async (t) => {
@@ -64,7 +66,7 @@ t.test('flame on fixed: none of the hottest frames is this repo\'s code', async 
   t.same(result.frames.filter((frame) => frame.own), [], 'no own frame among the 8 hottest')
 })
 
-// The stories (README, "Four more expensive lines"): Flame on each slow
+// The stories (docs/stories.md): Flame on each slow
 // server. The time itself is spent in Node (a write, a key derivation, a
 // connect), so the check is twofold: the hottest frame is that work, and
 // this repo's function with the most time on the stack is the one holding
