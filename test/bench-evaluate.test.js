@@ -92,3 +92,17 @@ t.test('a user\'s target gets its ratios against the reference', async (t) => {
   const { ratios } = evaluateRun({ protocol: { targets: ['node-http', 'api'] }, runs, targets }, { mode: 'ci' })
   t.same(ratios.map((r) => [r.name, r.value]), [['api/node-http', 0.25], ['cpu api/node-http', 4]])
 })
+
+t.test("a user's target is measured against node-http, and against fast and fixed where they ran", async (t) => {
+  const targets = { ...TARGETS, mine: { entry: 'mine', user: true } }
+  const mine = (round) => ({ target: 'mine', round, requestsPerSecond: 11000, cpuMicrosPerRequest: 85, responses: 44000, status304: 0, errors: 0, timeouts: 0, status503: 0 })
+  const runs = [...rounds(2, healthy), mine(1), mine(2)]
+  const result = evaluateRun({ protocol: { targets: [...CI_TARGETS, 'mine'] }, runs, targets }, { mode: 'ci' })
+  const ratio = (name) => result.ratios.find((r) => r.name === name)?.value
+  t.equal(ratio('mine/fast'), 1.1)
+  t.equal(ratio('cpu mine/fast'), 85 / 90)
+  t.equal(ratio('cpu mine/fixed'), 85 / 21)
+  t.equal(ratio('cpu mine/node-http'), 85 / 17)
+  const withoutFixes = evaluateRun({ protocol: { targets: ['node-http', 'mine'] }, runs: runs.filter((r) => ['node-http', 'mine'].includes(r.target)), targets }, { mode: 'ci' })
+  t.same(withoutFixes.ratios.map((r) => r.name), ['mine/node-http', 'cpu mine/node-http'], 'no ratio against a target that did not run')
+})
