@@ -5,12 +5,14 @@
 // 0 all held, 1 a goal or check failed, 2 bad options.
 
 const fs = require('node:fs')
+const path = require('node:path')
 const { runAsProcess, UsageError } = require('../tooling/command')
 const { parseOptions, USAGE } = require('./options')
 const { runComparison, describeMachine } = require('./run')
 const { evaluateRun } = require('./evaluate')
 const { toBencherMetricFormat, toGithubBenchmark } = require('./formats')
 const report = require('./report')
+const { renderHtml } = require('./html/page')
 
 async function main (argv, { stdout, stderr }) {
   const options = parseOptions(argv)
@@ -40,15 +42,22 @@ async function main (argv, { stdout, stderr }) {
   if (options.markdown) fs.writeFileSync(options.markdown, report.renderMarkdown(results))
   if (options.bencherJson) writeJson(options.bencherJson, toBencherMetricFormat(results))
   if (options.githubBenchmarkJson) writeJson(options.githubBenchmarkJson, toGithubBenchmark(results))
+  if (options.html) {
+    fs.mkdirSync(path.dirname(options.html), { recursive: true })
+    fs.writeFileSync(options.html, renderHtml(results))
+  }
+  // The page's path is the run's last line, whatever the verdict.
+  const reportLine = options.html ? `report: ${path.relative(process.cwd(), options.html)}\n` : ''
 
   if (unenforced.length > 0) {
     stdout.write(`(mode ${options.mode} reports goals without enforcing them: run "npm run bench" for the checked comparison)\n`)
   }
   if (failures.length > 0) {
     stderr.write(`bench: FAILED\n${failures.map((f) => `  - ${f}`).join('\n')}\n`)
+    stdout.write(reportLine)
     return 1
   }
-  stdout.write(`bench: ${enforced ? 'every goal holds' : 'done'}\n`)
+  stdout.write(`bench: ${enforced ? 'every goal holds' : 'done'}\n${reportLine}`)
   return 0
 }
 

@@ -2,7 +2,9 @@
 
 // Command-line options of the benchmark, checked before anything starts.
 
+const path = require('node:path')
 const { resolveServerPath } = require('../tooling/server-path')
+const { ROOT } = require('../tooling/repo')
 const { TARGETS, REFERENCE, MODES, MAX_CONDITIONAL_SECONDS } = require('./goals')
 const { UsageError, parseCommandLine, numberOption } = require('../tooling/command')
 
@@ -31,6 +33,10 @@ Options:
   --requests N          what slow gets instead of --duration (default: per mode)
   --rounds N            rounds; targets are interleaved, ratios are medians of
                         the rounds' pairs (default: per mode)
+  --html FILE           write the run as a self-contained HTML page, charts
+                        and figures (default: results/<mode>-<time>.html;
+                        \`npm run report -- RUN.json\` makes one from --json)
+  --no-html             write no HTML page
   --json FILE           write every figure, the protocol and the machine
   --markdown FILE       write the table and ratios as Markdown
   --bencher-json FILE   write Bencher Metric Format (bencher.dev)
@@ -70,8 +76,8 @@ What the output says:
  * Parse `argv` (without node and script) into the run's settings:
  * { mode, protocol: { targets, connections, warmup, duration,
  * warmupRequests, requests, rounds }, targets (definitions by name),
- * cpuTax, json, markdown, bencherJson, githubBenchmarkJson, baseline,
- * alpha }. Throws UsageError with a message for anything it cannot accept.
+ * cpuTax, json, html (a path, or null), markdown, bencherJson,
+ * githubBenchmarkJson, baseline, alpha }. Throws UsageError with a message for anything it cannot accept.
  */
 function parseOptions (argv) {
   const { values } = parseCommandLine(argv, {
@@ -85,6 +91,8 @@ function parseOptions (argv) {
     requests: { type: 'string' },
     rounds: { type: 'string' },
     json: { type: 'string' },
+    html: { type: 'string' },
+    'no-html': { type: 'boolean', default: false },
     markdown: { type: 'string' },
     'bencher-json': { type: 'string' },
     'github-benchmark-json': { type: 'string' },
@@ -126,12 +134,19 @@ function parseOptions (argv) {
     targets,
     cpuTax: Object.fromEntries(values['cpu-tax'].map((text) => parseCpuTax(text, protocol.targets))),
     json: values.json,
+    html: values['no-html'] ? null : (values.html ?? defaultHtmlPath(values.mode)),
     markdown: values.markdown,
     bencherJson: values['bencher-json'],
     githubBenchmarkJson: values['github-benchmark-json'],
     baseline: values.baseline,
     alpha
   }
+}
+
+// Under the repo's git-ignored results/, named by mode and start time.
+function defaultHtmlPath (mode) {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+  return path.join(ROOT, 'results', `${mode}-${stamp}.html`)
 }
 
 function parseTargets (list) {

@@ -8,6 +8,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const http = require('node:http')
+const { execFileSync } = require('node:child_process')
 const autocannon = require('autocannon')
 const { startTarget } = require('./target-process')
 
@@ -23,7 +24,7 @@ const CPU_TAX = path.join(__dirname, 'cpu-tax.js')
  * preloaded into it: a regression made to order, for calibrating the gate.
  * `onRun(run)` is called after each target's run; `progress` decides
  * whether autocannon draws its progress bar. Resolves to { protocol,
- * targets, cpuTax, machine, started, finished, runs }.
+ * targets, cpuTax, machine, versions, commit, started, finished, runs }.
  */
 async function runComparison (protocol, { targets, cpuTax = {}, onRun = () => {}, progress = false }) {
   const started = new Date().toISOString()
@@ -36,7 +37,7 @@ async function runComparison (protocol, { targets, cpuTax = {}, onRun = () => {}
       onRun(run)
     }
   }
-  return { protocol, targets, cpuTax, machine: describeMachine(), started, finished: new Date().toISOString(), runs }
+  return { protocol, targets, cpuTax, machine: describeMachine(), versions: describeVersions(), commit: currentCommit(), started, finished: new Date().toISOString(), runs }
 }
 
 async function runTarget (target, { entry, conditional, env, leaking, headers: targetHeaders = {}, stdout, processTree }, round, protocol, { progress, taxMicros }) {
@@ -144,6 +145,31 @@ function describeMachine () {
     cpuModel: cpus[0] ? cpus[0].model : 'unknown',
     cores: cpus.length,
     memoryGiB: Math.round(os.totalmem() / 2 ** 30)
+  }
+}
+
+// The versions of what the figures depend on, besides Node (in the machine).
+function describeVersions () {
+  const versionOf = (name) => {
+    try {
+      return require(`${name}/package.json`).version
+    } catch {
+      return null
+    }
+  }
+  return Object.fromEntries(['restify', 'fast-json-stringify', 'autocannon', 'fastify']
+    .map((name) => [name, versionOf(name)]).filter(([, version]) => version !== null))
+}
+
+// The commit the run measured, with "+changes" when the tree differs from
+// it; null outside a git checkout.
+function currentCommit () {
+  try {
+    const git = (...args) => execFileSync('git', args, { cwd: path.join(__dirname, '..'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    const commit = git('rev-parse', 'HEAD')
+    return git('status', '--porcelain', '--untracked-files=no') === '' ? commit : `${commit}+changes`
+  } catch {
+    return null
   }
 }
 

@@ -59,6 +59,6 @@ async function main (argv, { stdout }) {
 
 const command = { name: 'screenshot', usage: USAGE, main }
 
-module.exports = { screenshot, command }
+module.exports = { screenshot, findChromium, command }
 
 if (require.main === module) runAsProcess(command)

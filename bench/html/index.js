@@ -1,0 +1,47 @@
+'use strict'
+
+// `npm run report -- RUN.json [--html FILE]`: the HTML page of a stored
+// `--json` result of the benchmark, as the run itself writes it (page.js).
+// Exit codes: 0 written, 1 it could not be, 2 bad arguments or not a result.
+
+const fs = require('node:fs')
+const { runAsProcess, parseCommandLine, UsageError } = require('../../tooling/command')
+const { renderHtml } = require('./page')
+
+const USAGE = `Usage: npm run report -- RUN.json [--html FILE]
+
+Writes the self-contained HTML page of a benchmark result stored with
+\`npm run bench -- --json RUN.json\` (any mode): charts of requests per
+second, the leak, CPU per request and latency, with their figures, the
+ratios and the protocol. FILE defaults to RUN.json's path with .html.
+Exit codes: 0 written, 1 it could not be, 2 bad arguments.
+`
+
+async function main (argv, { stdout }) {
+  const { values, positionals } = parseCommandLine(argv, { html: { type: 'string' } }, { positionals: true })
+  if (positionals.length !== 1) throw new UsageError('name one --json result of the benchmark')
+  const [file] = positionals
+  const results = readResult(file)
+  const out = values.html ?? file.replace(/(\.json)?$/, '.html')
+  fs.writeFileSync(out, renderHtml(results))
+  stdout.write(`report: ${out}\n`)
+  return 0
+}
+
+function readResult (file) {
+  let parsed
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${err.message}`)
+  }
+  const looksLikeOne = parsed && parsed.protocol && Array.isArray(parsed.runs) && Array.isArray(parsed.summaries) && Array.isArray(parsed.ratios)
+  if (!looksLikeOne) throw new UsageError(`${file} is not a --json result of the benchmark (no protocol, runs, summaries and ratios)`)
+  return parsed
+}
+
+const command = { name: 'report', usage: USAGE, main }
+
+module.exports = { command }
+
+if (require.main === module) runAsProcess(command)

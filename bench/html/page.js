@@ -1,0 +1,213 @@
+'use strict'
+
+// A benchmark run as one self-contained HTML page, for a projector, a CI
+// artifact or a browser with no network: the figures in plain tables (what
+// prints, and what a screen reader reads), and the charts drawn over them by
+// uPlot from the run's own JSON. Everything is inline: uPlot's script and
+// style, the page's drawing code (client.js) and the run; the page loads
+// nothing.
+//
+// uPlot, not a hand-written SVG layer: 50 KB minified, canvas, and made for
+// time series of tens of thousands of points, where Chart.js (about 200 KB)
+// needs decimation and ECharts (about 1 MB) would triple the page. Its
+// charts are canvases, so each one has a label saying what it shows and the
+// same figures in the table under it.
+
+const fs = require('node:fs')
+const path = require('node:path')
+
+const UPLOT_DIR = path.dirname(require.resolve('uplot/dist/uPlot.iife.min.js'))
+
+/**
+ * The page for `results` (a bench --json result). Returns the HTML text.
+ */
+function renderHtml (results) {
+  const title = `Benchmark, mode ${results.mode}: ${results.protocol.targets.join(', ')}`
+  const inline = (file) => fs.readFileSync(file, 'utf8')
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${inline(path.join(UPLOT_DIR, 'uPlot.min.css'))}</style>
+<style>${inline(path.join(__dirname, 'page.css'))}</style>
+</head>
+<body>
+<header>
+<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(describeRun(results))}</p>
+</header>
+<main>
+${section('throughput', 'Requests per second, second by second',
+  `Each target's median round (by req/s): its warm-up left of 0, its measured window from 0.${leakingNote(results)} The vertical axis is logarithmic when the targets are far apart.`,
+  perSecondTable(results))}
+${leakingTargets(results).length > 0
+  ? section('leak', 'The leak: requests per second against the listeners',
+    'A leaking target adds one after listener per request it serves, so the requests served so far count its listeners: each point is one second of its median round.',
+    leakTable(results))
+  : ''}
+${section('cpu', 'CPU time per request', 'The server\'s own user + system CPU time over the measured window, divided by its responses (median of the rounds; logarithmic axis). Lower is better.', summaryTable(results, [['CPU µs/req', (s) => decimal(s.cpuMicrosPerRequest)], ['req/s', (s) => integer(s.requestsPerSecond)]]))}
+${section('latency', 'Latency', 'p50, p97.5 and p99 of each target\'s responses, in milliseconds (median of the rounds; logarithmic axis).', summaryTable(results, [['p50 ms', (s) => decimal(s.latencyP50)], ['p97.5 ms', (s) => decimal(s.latencyP975)], ['p99 ms', (s) => decimal(s.latencyP99)]]))}
+<section id="ratios"><h2>Ratios and goals</h2>
+${ratioTable(results)}
+${notes(results)}
+</section>
+<section id="protocol"><h2>Protocol and machine</h2>
+${protocolList(results)}
+</section>
+</main>
+<script type="application/json" id="run">${jsonForScript(chartData(results))}</script>
+<script>${inline(path.join(UPLOT_DIR, 'uPlot.iife.min.js'))}</script>
+<script>${inline(path.join(__dirname, 'client.js'))}</script>
+</body>
+</html>
+`
+}
+
+/**
+ * What the charts draw, computed here so the browser only plots:
+ * { targets, perSecond: { x, series: { target: [...] } }, leak: [{ target,
+ * points: [[served, rps]] }], summaries: [{ target, cpu, p50, p975, p99 }] }.
+ */
+function chartData (results) {
+  const targets = results.protocol.targets
+  const rounds = Object.fromEntries(targets.map((target) => [target, medianRound(results.runs.filter((r) => r.target === target))]))
+  const warm = Math.max(0, ...targets.map((t) => rounds[t]?.warmupPerSecond.length ?? 0))
+  const measured = Math.max(0, ...targets.map((t) => rounds[t]?.perSecond.length ?? 0))
+  const x = Array.from({ length: warm + measured }, (_, i) => i - warm)
+  const series = Object.fromEntries(targets.map((target) => {
+    const run = rounds[target]
+    const values = x.map(() => null)
+    if (run) {
+      run.warmupPerSecond.forEach((count, i) => { values[warm - run.warmupPerSecond.length + i] = count })
+      run.perSecond.forEach((count, i) => { values[warm + i] = count })
+    }
+    return [target, values]
+  }))
+  const leak = leakingTargets(results).map((target) => ({ target, points: leakPoints(rounds[target]) }))
+  const summaries = results.summaries.map((s) => ({ target: s.target, cpu: s.cpuMicrosPerRequest, p50: s.latencyP50, p975: s.latencyP975, p99: s.latencyP99 }))
+  return { targets, perSecond: { x, series }, leak, summaries }
+}
+
+// [requests served by the end of the second, responses in that second].
+function leakPoints (run) {
+  if (!run) return []
+  let served = 0
+  return [...run.warmupPerSecond, ...run.perSecond].map((count) => {
+    served += count
+    return [served, count]
+  })
+}
+
+function leakingTargets (results) {
+  return results.protocol.targets.filter((target) => results.targets[target]?.leaking)
+}
+
+function leakingNote (results) {
+  const leaking = leakingTargets(results)
+  if (leaking.length === 0) return ''
+  return ` ${leaking.join(', ')} ${leaking.length === 1 ? 'is' : 'are'} warmed up and measured by request counts (${results.protocol.warmupRequests} then ${results.protocol.requests}), so ${leaking.length === 1 ? 'its' : 'their'} windows last as long as the machine takes.`
+}
+
+// The round whose req/s is the median of the target's rounds (as the
+// terminal's chart picks it).
+function medianRound (own) {
+  if (own.length === 0) return null
+  const sorted = [...own].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)
+  return sorted[Math.floor((sorted.length - 1) / 2)]
+}
+
+function section (id, title, description, figures) {
+  return `<section id="${id}" class="chart-section"><h2>${escapeHtml(title)}</h2>
+<p class="description">${escapeHtml(description)}</p>
+<div class="chart" id="chart-${id}" role="img" aria-label="${escapeHtml(`${title}: the table under the chart has its figures`)}"></div>
+${figures}
+</section>`
+}
+
+function perSecondTable (results) {
+  const { x, series } = chartData(results).perSecond
+  const head = `<tr><th scope="col">target</th>${x.map((s) => `<th scope="col">${s < 0 ? `w${s}` : s}</th>`).join('')}</tr>`
+  const rows = results.protocol.targets.map((target) =>
+    `<tr><th scope="row">${escapeHtml(target)}</th>${series[target].map((v) => `<td>${v === null ? '' : integer(v)}</td>`).join('')}</tr>`)
+  return table('Responses in each second; columns w-N are warm-up seconds, 0 on the measured window.', head, rows, 'wide')
+}
+
+function leakTable (results) {
+  const rows = chartData(results).leak.flatMap(({ target, points }) =>
+    points.map(([served, rps]) => `<tr><th scope="row">${escapeHtml(target)}</th><td>${integer(served)}</td><td>${integer(rps)}</td></tr>`))
+  return table('Requests served so far (its listeners) and responses in that second.', '<tr><th scope="col">target</th><th scope="col">served</th><th scope="col">req/s</th></tr>', rows)
+}
+
+function summaryTable (results, columns) {
+  const head = `<tr><th scope="col">target</th>${columns.map(([title]) => `<th scope="col">${escapeHtml(title)}</th>`).join('')}</tr>`
+  const rows = results.summaries.map((s) => `<tr><th scope="row">${escapeHtml(s.target)}</th>${columns.map(([, value]) => `<td>${value(s)}</td>`).join('')}</tr>`)
+  return table('Medians over the rounds.', head, rows)
+}
+
+function ratioTable (results) {
+  const head = '<tr><th scope="col">ratio</th><th scope="col">value</th><th scope="col">goal</th><th scope="col">verdict</th><th scope="col">pairs (one per round)</th></tr>'
+  const rows = results.ratios.map((r) => {
+    const verdict = r.holds === null ? '' : r.holds ? 'holds' : 'SHORT'
+    return `<tr class="${r.holds === false ? 'short' : ''}"><th scope="row">${escapeHtml(r.name)}</th><td data-ratio="${escapeHtml(r.name)}" data-value="${r.value}">${ratioText(r.value)}</td>` +
+      `<td>${r.goal === null ? '' : `${r.better === 'lower' ? '≤' : '≥'} ${r.goal}`}</td><td>${verdict}</td><td>${r.pairs.map(ratioText).join(', ')}</td></tr>`
+  })
+  return table('A ratio is the median of its pairs; each pair is measured within one round.', head, rows)
+}
+
+function notes (results) {
+  const lines = [...(results.failures ?? []).map((f) => `Failed: ${f}`), ...(results.warnings ?? [])]
+  if (lines.length === 0) return '<p>No failures; no target\'s rounds disagreed by more than 25 %.</p>'
+  return `<ul class="notes">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`
+}
+
+function protocolList (results) {
+  const { protocol: p, machine: m } = results
+  const items = [
+    ['targets', p.targets.map((t) => `${t}${results.targets[t]?.about ? ` (${results.targets[t].about})` : ''}`).join('; ')],
+    ['load', `autocannon -c ${p.connections}; ${p.warmup} s warm-up, then ${p.duration} s measured; ${p.rounds} round(s), the order reversed every other round; each target in a fresh process on 127.0.0.1`],
+    ...(leakingTargets(results).length > 0 ? [['by request counts', `${leakingTargets(results).join(', ')}: ${p.warmupRequests} requests warm-up, then ${p.requests} measured`]] : []),
+    ['machine', `${m.cores} x ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.platform}`],
+    ['Node', m.node],
+    ...(results.versions ? [['versions', Object.entries(results.versions).map(([name, version]) => `${name} ${version}`).join(', ')]] : []),
+    ['run', `${results.started} to ${results.finished}`],
+    ...(results.commit ? [['commit', results.commit]] : [])
+  ]
+  return `<dl>${items.map(([term, text]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(text)}</dd>`).join('')}</dl>`
+}
+
+function describeRun (results) {
+  const { machine: m } = results
+  return `${m.cores} x ${m.cpuModel}, Node ${m.node}, ${results.started.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}` +
+    `${results.commit ? `, commit ${results.commit.slice(0, 12)}` : ''}. ${(results.failures ?? []).length === 0 ? 'Nothing failed.' : `${results.failures.length} failure(s): see the ratios.`}`
+}
+
+function table (caption, head, rows, extraClass = '') {
+  return `<div class="figures ${extraClass}"><table><caption>${escapeHtml(caption)}</caption><thead>${head}</thead><tbody>${rows.join('\n')}</tbody></table></div>`
+}
+
+// JSON inside <script>: nothing in it may close the element.
+function jsonForScript (value) {
+  return JSON.stringify(value).replace(/</g, '\\u003c')
+}
+
+function escapeHtml (text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]))
+}
+
+function integer (n) {
+  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-'
+}
+
+function decimal (n) {
+  if (!Number.isFinite(n)) return '-'
+  return n >= 100 ? integer(n) : n.toPrecision(3)
+}
+
+function ratioText (n) {
+  if (!Number.isFinite(n)) return '-'
+  return n >= 100 ? Math.round(n).toString() : n.toPrecision(3)
+}
+
+module.exports = { renderHtml, chartData }

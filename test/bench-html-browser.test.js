@@ -1,0 +1,90 @@
+'use strict'
+
+// The benchmark's HTML page in a real browser: a short real run writes it,
+// headless Chromium (Debian's `chromium`, driven by puppeteer-core) opens it
+// from disk with every request but the page's own refused, and every chart
+// must be drawn, in every target's colour, with the run's ratios in the
+// table. Skipped, saying why, where Chromium is not installed.
+
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { findChromium } = require('../diagnose/screenshot')
+const { bench, SHORT } = require('./bench-helper')
+
+const chromium = findChromium()
+const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+t.test('a report from a short real run draws every chart, offline, with no error', { skip: chromium ? false : 'no Chromium here: apt-get install chromium' }, async (t) => {
+  const puppeteer = require('puppeteer-core')
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-html-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const json = path.join(dir, 'run.json')
+  const html = path.join(dir, 'run.html')
+  const run = await bench(['--mode', 'ci', '--targets', 'slow,fast,fixed', ...SHORT, '--rounds', '2', '--json', json, '--html', html])
+  t.equal(run.code, 0, run.stderr)
+  t.match(run.stdout, new RegExp(`\\nreport: ${path.relative(process.cwd(), html).replace(/[.]/g, '\\.')}\\n$`), 'the path is the last line')
+  const result = JSON.parse(fs.readFileSync(json, 'utf8'))
+
+  const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: LAUNCH_ARGS, userDataDir: path.join(dir, 'profile') })
+  t.teardown(() => browser.close())
+  for (const scheme of ['light', 'dark']) {
+    const page = await browser.newPage()
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }])
+    await page.setViewport({ width: 1280, height: 900 })
+    await page.setOfflineMode(true)
+    const refused = []
+    const errors = []
+    await page.setRequestInterception(true)
+    page.on('request', (request) => {
+      if (request.url().startsWith('file://') || request.url().startsWith('data:')) return request.continue()
+      refused.push(request.url())
+      request.abort()
+    })
+    page.on('requestfailed', (request) => refused.push(`${request.url()} (failed)`))
+    page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()) })
+    page.on('pageerror', (err) => errors.push(err.message))
+    await page.goto(`file://${html}`, { waitUntil: 'load' })
+    await page.waitForFunction(() => Array.isArray(window.reportCharts))
+
+    const drawn = await page.evaluate(() => window.reportCharts.map((chart) => {
+      const canvas = chart.ctx.canvas
+      const pixels = chart.ctx.getImageData(0, 0, canvas.width, canvas.height).data
+      const hex = (colour) => [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16))
+      // Pixels of each series' own colour (within a little antialiasing).
+      const marks = chart.series.slice(1).map((series) => {
+        const [r, g, b] = hex(series._stroke ?? series.stroke())
+        let count = 0
+        for (let i = 0; i < pixels.length; i += 4) {
+          if (Math.abs(pixels[i] - r) + Math.abs(pixels[i + 1] - g) + Math.abs(pixels[i + 2] - b) < 30 && pixels[i + 3] > 200) count++
+        }
+        return { label: series.label, count, values: chart.data[chart.series.indexOf(series)].filter((v) => v !== null).length }
+      })
+      return { id: chart.root.parentElement.id, marks }
+    }))
+    const background = await page.evaluate(() => window.getComputedStyle(document.body).backgroundColor)
+    const ratios = await page.$$eval('[data-ratio]', (cells) => cells.map((cell) => ({ name: cell.dataset.ratio, value: Number(cell.dataset.value), text: cell.textContent })))
+
+    t.same(errors, [], `${scheme}: no console error`)
+    t.same(refused, [], `${scheme}: no request left the page`)
+    t.same(drawn.map((c) => c.id), ['chart-throughput', 'chart-leak', 'chart-cpu', 'chart-latency'], `${scheme}: four charts`)
+    for (const chart of drawn) {
+      for (const mark of chart.marks) {
+        t.ok(mark.values > 0 && mark.count > 10, `${scheme}, ${chart.id}: ${mark.label} drawn (${mark.values} values, ${mark.count} pixels of its colour)`)
+      }
+    }
+    const byId = Object.fromEntries(drawn.map((c) => [c.id, c.marks.map((m) => m.label)]))
+    t.same(byId['chart-throughput'], result.protocol.targets, 'a line for every target')
+    t.same(byId['chart-cpu'], result.protocol.targets, 'a bar for every target')
+    t.same(byId['chart-leak'], ['slow'], 'the leak chart for slow')
+    t.same(ratios.map((r) => [r.name, r.value]), result.ratios.map((r) => [r.name, r.value]), `${scheme}: the ratio table is the run's`)
+    for (const r of ratios) t.ok(Math.abs(Number(r.text) / r.value - 1) < 0.01, `${r.name}: shows ${r.text} for ${r.value}`)
+    t.equal(background, scheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)', `${scheme}: its background`)
+    if (scheme === 'light') {
+      const pdf = await page.pdf({ format: 'A4' })
+      t.ok(pdf.length > 20000, `it prints (${pdf.length} bytes of PDF)`)
+    }
+    await page.close()
+  }
+})
