@@ -62,7 +62,7 @@ function renderRatios (ratios, baseline = []) {
     const goal = r.goal === null ? '' : `goal ${r.better === 'lower' ? '<=' : '>='} ${r.goal}`
     const verdict = r.holds === null ? '' : r.holds ? 'holds' : 'SHORT'
     const pairs = r.pairs.length > 1 ? `(pairs: ${r.pairs.map((p) => ratioText(p)).join(', ')})` : ''
-    return `  ${r.name.padEnd(24)} ${ratioText(r.value).padStart(8)}  ${goal.padEnd(12)} ${verdict.padEnd(5)} ${pairs}`.trimEnd()
+    return `  ${r.name.padEnd(24)} ${ratioValueText(r).padStart(8)}  ${goal.padEnd(12)} ${verdict.padEnd(5)} ${pairs}`.trimEnd()
   })
   for (const b of baseline) {
     const change = `${b.change >= 0 ? '+' : ''}${(b.change * 100).toFixed(1)} %`
@@ -111,7 +111,7 @@ function renderMarkdown ({ mode, protocol, machine, summaries, ratios }) {
   const header = `| ${COLUMNS.map((c) => c.title).join(' | ')} |`
   const rule = `|${COLUMNS.map((c) => c.align === 'left' ? '---' : '---:').join('|')}|`
   const rows = summaries.map((s) => `| ${COLUMNS.map((c) => c.value(s)).join(' | ')} |`)
-  const ratioRows = ratios.map((r) => `| ${r.name} | ${ratioText(r.value)} | ` +
+  const ratioRows = ratios.map((r) => `| ${r.name} | ${ratioValueText(r)} | ` +
     `${r.goal === null ? '' : `${r.better === 'lower' ? '≤' : '≥'} ${r.goal}`} | ` +
     `${r.holds === null ? '' : r.holds ? 'holds' : '**short**'} | ${r.pairs.map(ratioText).join(', ')} |`)
   return [
@@ -142,4 +142,16 @@ function ratioText (n) {
   return n >= 10 ? n.toFixed(0) : n.toFixed(2)
 }
 
-module.exports = { renderProtocol, renderTable, renderRatios, renderChart, renderMarkdown }
+/**
+ * A ratio's value as text, with as many digits as its verdict needs: 1.997
+ * against a goal of >= 2 reads "1.997", not "2.00" beside SHORT.
+ */
+function ratioValueText ({ value, goal, better, holds }) {
+  const reads = (text) => better === 'lower' ? Number(text) <= goal : Number(text) >= goal
+  let text = ratioText(value)
+  if (holds === null || goal === null || !Number.isFinite(value)) return text
+  for (let digits = 4; reads(text) !== holds && digits <= 8; digits++) text = value.toPrecision(digits)
+  return text
+}
+
+module.exports = { renderProtocol, renderTable, renderRatios, renderChart, renderMarkdown, integer, decimal, ratioText, ratioValueText }

@@ -44,8 +44,15 @@ function screenshot (report, out, chromium = findChromium()) {
   return out
 }
 
+// The first of CHROMIUM_CANDIDATES on the PATH that runs, as an absolute
+// path (puppeteer wants one), or null.
 function findChromium () {
-  return CHROMIUM_CANDIDATES.find((name) => !spawnSync(name, ['--version']).error) || null
+  const folders = (process.env.PATH || '').split(path.delimiter).filter(Boolean)
+  for (const name of CHROMIUM_CANDIDATES) {
+    const found = folders.map((folder) => path.join(folder, name)).find((file) => fs.existsSync(file))
+    if (found && !spawnSync(found, ['--version']).error) return found
+  }
+  return null
 }
 
 async function main (argv, { stdout }) {

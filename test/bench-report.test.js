@@ -73,3 +73,11 @@ t.test('renderMarkdown: the protocol, the table and the ratios', async (t) => {
   t.match(md, /\n\| cpu fixed\/node-http \| 1\.31 \| ≤ 1\.25 \| \*\*short\*\* \| 1\.31 \|/)
   t.match(md, /\n\| fixed\/fast \| 3\.90 \| ≥ 3 \| holds \| 3\.80, 3\.90, 4\.10 \|/)
 })
+
+t.test('a ratio shows the digits its verdict needs', async (t) => {
+  const { ratioValueText } = require('../bench/report')
+  t.equal(ratioValueText({ value: 1.9972, goal: 2, better: 'higher', holds: false }), '1.997', 'short of 2, not "2.00"')
+  t.equal(ratioValueText({ value: 1.3504, goal: 1.35, better: 'lower', holds: false }), '1.3504', 'over 1.35, not "1.35"')
+  t.equal(ratioValueText({ value: 2.004, goal: 2, better: 'higher', holds: true }), '2.00', 'holding and reading so: as usual')
+  t.equal(ratioValueText({ value: 251.3, goal: null, better: 'higher', holds: null }), '251', 'no goal: as usual')
+})

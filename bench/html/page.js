@@ -16,6 +16,8 @@
 const fs = require('node:fs')
 const path = require('node:path')
 
+const { integer, decimal, ratioText, ratioValueText } = require('../report')
+
 const UPLOT_DIR = path.dirname(require.resolve('uplot/dist/uPlot.iife.min.js'))
 
 /**
@@ -150,7 +152,7 @@ function ratioTable (results) {
   const head = '<tr><th scope="col">ratio</th><th scope="col">value</th><th scope="col">goal</th><th scope="col">verdict</th><th scope="col">pairs (one per round)</th></tr>'
   const rows = results.ratios.map((r) => {
     const verdict = r.holds === null ? '' : r.holds ? 'holds' : 'SHORT'
-    return `<tr class="${r.holds === false ? 'short' : ''}"><th scope="row">${escapeHtml(r.name)}</th><td data-ratio="${escapeHtml(r.name)}" data-value="${r.value}">${ratioText(r.value)}</td>` +
+    return `<tr class="${r.holds === false ? 'short' : ''}"><th scope="row">${escapeHtml(r.name)}</th><td data-ratio="${escapeHtml(r.name)}" data-value="${r.value}">${ratioValueText(r)}</td>` +
       `<td>${r.goal === null ? '' : `${r.better === 'lower' ? '≤' : '≥'} ${r.goal}`}</td><td>${verdict}</td><td>${r.pairs.map(ratioText).join(', ')}</td></tr>`
   })
   return table('A ratio is the median of its pairs; each pair is measured within one round.', head, rows)
@@ -180,7 +182,15 @@ function protocolList (results) {
 function describeRun (results) {
   const { machine: m } = results
   return `${m.cores} x ${m.cpuModel}, Node ${m.node}, ${results.started.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}` +
-    `${results.commit ? `, commit ${results.commit.slice(0, 12)}` : ''}. ${(results.failures ?? []).length === 0 ? 'Nothing failed.' : `${results.failures.length} failure(s): see the ratios.`}`
+    `${results.commit ? `, commit ${results.commit.slice(0, 12)}` : ''}. ${verdictOf(results)}`
+}
+
+function verdictOf (results) {
+  const failures = results.failures ?? []
+  const short = results.ratios.filter((r) => r.holds === false).length
+  if (failures.length > 0) return `The run failed: ${failures.length} goal(s) or check(s) missed, listed under the ratios.`
+  if (short > 0) return `${short} ratio(s) short of their goals, shown but not enforced in mode ${results.mode}.`
+  return results.ratios.some((r) => r.holds === true) ? 'Every goal holds.' : 'No goal in this mode.'
 }
 
 function table (caption, head, rows, extraClass = '') {
@@ -194,20 +204,6 @@ function jsonForScript (value) {
 
 function escapeHtml (text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]))
-}
-
-function integer (n) {
-  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-'
-}
-
-function decimal (n) {
-  if (!Number.isFinite(n)) return '-'
-  return n >= 100 ? integer(n) : n.toPrecision(3)
-}
-
-function ratioText (n) {
-  if (!Number.isFinite(n)) return '-'
-  return n >= 100 ? Math.round(n).toString() : n.toPrecision(3)
 }
 
 module.exports = { renderHtml, chartData }
