@@ -19,17 +19,31 @@ Keeps N processes busy (default ${os.availableParallelism()}, one per core) for 
 the figures of a machine about half as fast.
 `
 
+// A child burns CPU until the parent goes, however it goes. A loop that
+// never yields would never see the parent go (its IPC 'disconnect' event
+// could not run), so it burns in slices of SLICE_MS and, between them,
+// lets the event loop run: the channel's end, or a new parent (the first
+// one died and the process was adopted), ends it, and so does the deadline
+// it was given, in case both were missed.
+const SLICE_MS = 50
+
 if (process.argv[2] === '--spin') {
-  // A child: burn CPU until the parent goes away.
+  const parent = process.ppid
+  const deadline = Date.now() + Number(process.argv[3]) * 1000
   process.on('disconnect', () => process.exit(0))
-  while (true) {} // eslint-disable-line no-empty -- the point is to burn CPU
+  ;(function spin () {
+    if (process.ppid !== parent || Date.now() > deadline) process.exit(0)
+    const sliceEnd = Date.now() + SLICE_MS
+    while (Date.now() < sliceEnd) {} // eslint-disable-line no-empty -- the point is to burn CPU
+    setImmediate(spin)
+  })()
 }
 
 async function main (argv, { stdout }) {
   const { values } = parseCommandLine(argv, { processes: { type: 'string' }, seconds: { type: 'string' } })
   const processes = numberOption('processes', values.processes, os.availableParallelism(), { min: 1, integer: true })
   const seconds = numberOption('seconds', values.seconds, 600, { min: 1 })
-  const children = Array.from({ length: processes }, () => fork(__filename, ['--spin'], { stdio: 'ignore' }))
+  const children = Array.from({ length: processes }, () => fork(__filename, ['--spin', String(seconds)], { stdio: 'ignore' }))
   stdout.write(`cpu-hog: ${processes} busy process(es) for ${seconds} s (pids ${children.map((c) => c.pid).join(', ')})\n`)
   await new Promise((resolve) => {
     const timer = setTimeout(resolve, seconds * 1000)
@@ -42,6 +56,6 @@ async function main (argv, { stdout }) {
 
 const command = { name: 'cpu-hog', usage: USAGE, main }
 
-if (require.main === module) runAsProcess(command)
+if (require.main === module && process.argv[2] !== '--spin') runAsProcess(command)
 
 module.exports = { command }
