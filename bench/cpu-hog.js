@@ -22,17 +22,27 @@ the figures of a machine about half as fast.
 // A child burns CPU until the parent goes, however it goes. A loop that
 // never yields would never see the parent go (its IPC 'disconnect' event
 // could not run), so it burns in slices of SLICE_MS and, between them,
-// lets the event loop run: the channel's end, or a new parent (the first
-// one died and the process was adopted), ends it, and so does the deadline
-// it was given, in case both were missed.
+// lets the event loop run and asks whether the parent still exists: the
+// channel's end or the parent's absence ends it, and so does the deadline
+// it was given. (Not by comparing process.ppid: Node reads it once, at
+// start-up. And not by the channel alone: under tap's process hooks no
+// 'disconnect' came.)
 const SLICE_MS = 50
 
 if (process.argv[2] === '--spin') {
-  const parent = process.ppid
+  const parent = Number(process.argv[4])
   const deadline = Date.now() + Number(process.argv[3]) * 1000
+  const parentAlive = () => {
+    try {
+      process.kill(parent, 0)
+      return true
+    } catch (err) {
+      return err.code === 'EPERM' // there, but not ours to signal
+    }
+  }
   process.on('disconnect', () => process.exit(0))
   ;(function spin () {
-    if (process.ppid !== parent || Date.now() > deadline) process.exit(0)
+    if (!parentAlive() || Date.now() > deadline) process.exit(0)
     const sliceEnd = Date.now() + SLICE_MS
     while (Date.now() < sliceEnd) {} // eslint-disable-line no-empty -- the point is to burn CPU
     setImmediate(spin)
@@ -43,7 +53,7 @@ async function main (argv, { stdout }) {
   const { values } = parseCommandLine(argv, { processes: { type: 'string' }, seconds: { type: 'string' } })
   const processes = numberOption('processes', values.processes, os.availableParallelism(), { min: 1, integer: true })
   const seconds = numberOption('seconds', values.seconds, 600, { min: 1 })
-  const children = Array.from({ length: processes }, () => fork(__filename, ['--spin', String(seconds)], { stdio: 'ignore' }))
+  const children = Array.from({ length: processes }, () => fork(__filename, ['--spin', String(seconds), String(process.pid)], { stdio: 'ignore' }))
   stdout.write(`cpu-hog: ${processes} busy process(es) for ${seconds} s (pids ${children.map((c) => c.pid).join(', ')})\n`)
   await new Promise((resolve) => {
     const timer = setTimeout(resolve, seconds * 1000)
