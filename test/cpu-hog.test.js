@@ -4,11 +4,24 @@
 // a parent killed with SIGKILL (no chance to stop them) included.
 
 const t = require('tap')
+const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { ROOT } = require('../tooling/repo')
 const { childrenOf } = require('../bench/target-process')
 const { exitOf } = require('./helper')
+
+// CPU time the process has used so far, in clock ticks (/proc/<pid>/stat,
+// fields 14 and 15), or 0 where it cannot be read.
+function cpuTicks (pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return Number(fields[11]) + Number(fields[12])
+  } catch {
+    return 0
+  }
+}
 
 const alive = (pid) => {
   try {
@@ -29,7 +42,10 @@ t.test('a hog killed with SIGKILL leaves no busy process behind', { skip: proces
   const hog = spawn(process.execPath, [path.join(ROOT, 'bench', 'cpu-hog.js'), '--processes', '1', '--seconds', '60'], { stdio: ['ignore', 'pipe', 'inherit'] })
   let spinners = []
   t.teardown(() => { for (const pid of spinners) if (alive(pid)) process.kill(pid, 'SIGKILL') })
-  t.ok(await waitFor(() => (spinners = childrenOf('/proc', hog.pid)).length === 1, 5000), 'one busy child started')
+  t.ok(await waitFor(() => (spinners = childrenOf('/proc', hog.pid)).length === 1, 5000), 'one child started')
+  // Busy, not still starting: a child that starts after its parent is gone
+  // would end at once, and the check below would say nothing of the spinning.
+  t.ok(await waitFor(() => cpuTicks(spinners[0]) >= 30, 10000), 'and spinning (0.3 s of CPU or more at 100 ticks a second)')
   hog.kill('SIGKILL')
   await exitOf(hog)
   t.ok(await waitFor(() => !alive(spinners[0]), 2000), `its child ${spinners[0]} ended with it`)
