@@ -8,7 +8,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { runAsProcess, UsageError } = require('../tooling/command')
 const { parseOptions, USAGE } = require('./options')
-const { runComparison, describeMachine } = require('./run')
+const { runComparison, describeMachine, describeVersions } = require('./run')
 const { evaluateRun } = require('./evaluate')
 const { toBencherMetricFormat, toGithubBenchmark } = require('./formats')
 const report = require('./report')
@@ -19,13 +19,15 @@ async function main (argv, { stdout, stderr }) {
   const baseline = options.baseline ? readBaseline(options.baseline) : null
   const { protocol } = options
   const progress = Boolean(stderr.isTTY) && !process.env.CI
-  stdout.write(report.renderProtocol({ mode: options.mode, protocol, targets: options.targets, machine: describeMachine() }) + '\n\n')
+  const machine = describeMachine()
+  stdout.write(report.renderProtocol({ mode: options.mode, protocol, targets: options.targets, machine, versions: describeVersions() }) + '\n\n')
 
   const nameWidth = Math.max(...protocol.targets.map((t) => t.length))
   const measured = await runComparison(protocol, {
     targets: options.targets,
     cpuTax: options.cpuTax,
     progress,
+    machine,
     onRun: (run) => stdout.write(`  round ${run.round}/${protocol.rounds}  ${run.target.padEnd(nameWidth)} ` +
       `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(8)} req/s\n`)
   })

@@ -26,9 +26,10 @@ const COLUMNS = [
 ]
 
 /**
- * The protocol and machine, as printed at the top of a run.
+ * The protocol and machine, as printed at the top of a run, with a warning
+ * when the machine was busy before the run began.
  */
-function renderProtocol ({ mode, protocol, machine, targets }) {
+function renderProtocol ({ mode, protocol, machine, targets, versions = {} }) {
   const leaking = protocol.targets.filter((t) => targets[t].leaking)
   return [
     `Protocol (${mode}): ${protocol.targets.join(', ')}`,
@@ -40,8 +41,27 @@ function renderProtocol ({ mode, protocol, machine, targets }) {
         `then ${protocol.requests} measured, the same count on any machine`]
       : []),
     '  figures are medians over rounds; ratios are medians of the rounds\' pairs',
-    `Machine: ${machine.cores} x ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}`
+    `Machine: ${describeCores(machine)}, ${machine.memoryGiB} GiB, ${machine.platform}`,
+    `  Node ${machine.node}${Object.entries(versions).map(([name, version]) => `, ${name} ${version}`).join('')}` +
+      (machine.loadAverage == null ? '' : `; load average ${machine.loadAverage.toFixed(2)} at the start`),
+    ...(isBusy(machine)
+      ? [`  warning: the machine was busy at the start (load average ${machine.loadAverage.toFixed(2)} on ${machine.usableCores ?? machine.cores} cores): ` +
+        'whatever else runs takes CPU from the servers and the load alike, and the figures move more than usual; close what you can (a browser, a video call) and run again']
+      : [])
   ].join('\n')
+}
+
+// The cores, and how many of them this run could use where that is fewer
+// (taskset, a container's CPU limit).
+function describeCores ({ cores, cpuModel, usableCores }) {
+  const usable = usableCores !== undefined && usableCores < cores ? `, ${usableCores} of them usable by the servers and the load generator` : ', all usable by the servers and the load generator'
+  return `${cores} x ${cpuModel}${usableCores === undefined ? '' : usable}`
+}
+
+// Busy: a 1-minute load average at the start of half the usable cores or
+// more, before the run itself added any.
+function isBusy ({ loadAverage, usableCores, cores }) {
+  return loadAverage != null && loadAverage >= 0.5 * (usableCores ?? cores)
 }
 
 /**

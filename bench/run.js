@@ -23,10 +23,11 @@ const CPU_TAX = path.join(__dirname, 'cpu-tax.js')
  * much busy CPU time to each request of a target, through bench/cpu-tax.js
  * preloaded into it: a regression made to order, for calibrating the gate.
  * `onRun(run)` is called after each target's run; `progress` decides
- * whether autocannon draws its progress bar. Resolves to { protocol,
+ * whether autocannon draws its progress bar; `machine` is the machine as
+ * described before the run (its load average is the start's). Resolves to { protocol,
  * targets, cpuTax, machine, versions, commit, started, finished, runs }.
  */
-async function runComparison (protocol, { targets, cpuTax = {}, onRun = () => {}, progress = false }) {
+async function runComparison (protocol, { targets, cpuTax = {}, onRun = () => {}, progress = false, machine = describeMachine() }) {
   const started = new Date().toISOString()
   const runs = []
   for (let round = 1; round <= protocol.rounds; round++) {
@@ -37,7 +38,7 @@ async function runComparison (protocol, { targets, cpuTax = {}, onRun = () => {}
       onRun(run)
     }
   }
-  return { protocol, targets, cpuTax, machine: describeMachine(), versions: describeVersions(), commit: currentCommit(), started, finished: new Date().toISOString(), runs }
+  return { protocol, targets, cpuTax, machine, versions: describeVersions(), commit: currentCommit(), started, finished: new Date().toISOString(), runs }
 }
 
 async function runTarget (target, { entry, conditional, env, leaking, headers: targetHeaders = {}, stdout, processTree }, round, protocol, { progress, taxMicros }) {
@@ -137,6 +138,13 @@ function currentEtag (url, headers) {
   })
 }
 
+/**
+ * The machine as the run found it: CPU model and cores, the cores this
+ * process may use (`usableCores`: the CPU affinity `taskset` sets; the
+ * servers it starts and autocannon, which runs in this process, share
+ * them), memory, the 1-minute load average at the start (null where the OS
+ * has none), Node and the platform.
+ */
 function describeMachine () {
   const cpus = os.cpus()
   return {
@@ -144,6 +152,8 @@ function describeMachine () {
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
     cpuModel: cpus[0] ? cpus[0].model : 'unknown',
     cores: cpus.length,
+    usableCores: os.availableParallelism(),
+    loadAverage: process.platform === 'win32' ? null : os.loadavg()[0],
     memoryGiB: Math.round(os.totalmem() / 2 ** 30)
   }
 }
@@ -173,4 +183,4 @@ function currentCommit () {
   }
 }
 
-module.exports = { runComparison, describeMachine }
+module.exports = { runComparison, describeMachine, describeVersions }

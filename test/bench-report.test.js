@@ -81,3 +81,16 @@ t.test('a ratio shows the digits its verdict needs', async (t) => {
   t.equal(ratioValueText({ value: 2.004, goal: 2, better: 'higher', holds: true }), '2.00', 'holding and reading so: as usual')
   t.equal(ratioValueText({ value: 251.3, goal: null, better: 'higher', holds: null }), '251', 'no goal: as usual')
 })
+
+t.test('the protocol says where the run ran, and warns when the machine was busy at the start', async (t) => {
+  const { renderProtocol } = require('../bench/report')
+  const protocol = { targets: ['fixed'], connections: 100, warmup: 1, duration: 2, warmupRequests: 0, requests: 1, rounds: 1 }
+  const machine = { cores: 8, usableCores: 1, cpuModel: 'AMD EPYC', memoryGiB: 24, platform: 'Linux 6.18 x64', node: 'v24.21.0', loadAverage: 0.2 }
+  const quiet = renderProtocol({ mode: 'start', protocol, targets: { fixed: {} }, machine, versions: { restify: '12.0.0' } })
+  t.match(quiet, 'Machine: 8 x AMD EPYC, 1 of them usable by the servers and the load generator, 24 GiB, Linux 6.18 x64')
+  t.match(quiet, 'Node v24.21.0, restify 12.0.0; load average 0.20 at the start')
+  t.notMatch(quiet, /warning/)
+  const busy = renderProtocol({ mode: 'start', protocol, targets: { fixed: {} }, machine: { ...machine, cores: 2, usableCores: 2, loadAverage: 1.4 } })
+  t.match(busy, 'all usable by the servers and the load generator')
+  t.match(busy, /\n {2}warning: the machine was busy at the start \(load average 1\.40 on 2 cores\)/)
+})

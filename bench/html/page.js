@@ -170,7 +170,8 @@ function protocolList (results) {
     ['targets', p.targets.map((t) => `${t}${results.targets[t]?.about ? ` (${results.targets[t].about})` : ''}`).join('; ')],
     ['load', `autocannon -c ${p.connections}; ${p.warmup} s warm-up, then ${p.duration} s measured; ${p.rounds} round(s), the order reversed every other round; each target in a fresh process on 127.0.0.1`],
     ...(leakingTargets(results).length > 0 ? [['by request counts', `${leakingTargets(results).join(', ')}: ${p.warmupRequests} requests warm-up, then ${p.requests} measured`]] : []),
-    ['machine', `${m.cores} x ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.platform}`],
+    ['machine', `${m.cores} x ${m.cpuModel}${m.usableCores !== undefined ? ` (${m.usableCores} usable by the servers and the load generator)` : ''}, ${m.memoryGiB} GiB, ${m.platform}` +
+      (m.loadAverage != null ? `; load average ${m.loadAverage.toFixed(2)} at the start` : '')],
     ['Node', m.node],
     ...(results.versions ? [['versions', Object.entries(results.versions).map(([name, version]) => `${name} ${version}`).join(', ')]] : []),
     ['run', `${results.started} to ${results.finished}`],
