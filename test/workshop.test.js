@@ -1,0 +1,91 @@
+'use strict'
+
+// The workshop's commands around verify's levels (verify.test.js): the speed
+// comparison and its verdict, --watch, a bad --level, and workshop new.
+
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { once } = require('node:events')
+const { spawn, spawnSync } = require('node:child_process')
+const { verify } = require('../workshop/verify')
+const { newCopy } = require('../workshop')
+const { speedVerdict } = require('../workshop/speed')
+const { ROOT } = require('../tooling/repo')
+
+const GUARD = 'if (attachAfterEvent === true) return'
+
+async function verifyOutput (entry, options) {
+  let output = ''
+  await verify(entry, { print: (text) => { output += text + '\n' }, ...options })
+  return output
+}
+
+// A copy of slow/ with the one-line fix, removed in teardown.
+function fixedCopy (t, name) {
+  const folder = newCopy(`workshop-test-${name}-${process.pid}`, { gitExclude: false })
+  t.teardown(() => fs.rmSync(folder, { recursive: true, force: true }))
+  const file = path.join(folder, 'etag.js')
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(GUARD, 'if (afterEventAttached === true) return'))
+  return folder
+}
+
+t.test('the speed comparison names the closest variant', async (t) => {
+  const tiny = { connections: 10, warmup: 0, duration: 0.5, warmupRequests: 20, requests: 10, rounds: 1 }
+  const output = await verifyOutput('fixed', { speed: true, speedProtocol: tiny })
+  t.match(output, /\nSpeed: fixed beside slow, fast and fixed/)
+  for (const target of ['fixed \\(yours\\)', 'slow', 'fast', 'fixed']) {
+    t.match(output, new RegExp(`\\n  ${target} +[\\d,.]+ req/s +[\\d,.]+ µs CPU per request`), target)
+  }
+  t.match(output, /\n {2}CPU per request: [\d.]+ x fast\/'s, [\d.]+ x fixed\/'s, [\d.]+ x slow\/'s\nfixed: /)
+
+  t.equal(speedVerdict({ yours: 21, slow: 9000, fast: 80, fixed: 20 }), 'within 10 % of fixed/')
+  t.equal(speedVerdict({ yours: 15, slow: 9000, fast: 80, fixed: 20 }), 'faster than fixed/: 25 % less CPU per request')
+  t.equal(speedVerdict({ yours: 90, slow: 9000, fast: 80, fixed: 20 }), 'about as fast as fast/')
+  t.equal(speedVerdict({ yours: 40, slow: 9000, fast: 80, fixed: 20 }), "between fixed/ and fast/: 2.0 times fixed/'s CPU per request")
+  t.equal(speedVerdict({ yours: 8000, slow: 9000, fast: 80, fixed: 20 }), "about as slow as slow/: 100 times fast/'s CPU per request")
+  t.equal(speedVerdict({ yours: 400, slow: 9000, fast: 80, fixed: 20 }), 'slower than fast/: 5.0 times its CPU per request')
+})
+
+t.test('workshop new: a copy of slow/ that git ignores, ready to run', async (t) => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'workshop-'))
+  t.teardown(() => fs.rmSync(root, { recursive: true, force: true }))
+  fs.cpSync(path.join(ROOT, 'slow'), path.join(root, 'slow'), { recursive: true })
+  fs.mkdirSync(path.join(root, '.git'))
+  const folder = newCopy('mine', { root })
+  t.equal(folder, path.join(root, 'mine'))
+  for (const file of fs.readdirSync(path.join(ROOT, 'slow'))) {
+    t.equal(fs.readFileSync(path.join(folder, file), 'utf8'), fs.readFileSync(path.join(ROOT, 'slow', file), 'utf8'), `${file} copied as it is`)
+  }
+  t.match(fs.readFileSync(path.join(folder, '.gitignore'), 'utf8'), /^\*$/m, 'the copy ignores itself')
+  t.equal(fs.readFileSync(path.join(root, '.git', 'info', 'exclude'), 'utf8'), '/mine/\n', 'and the checkout lists it, for standard')
+  t.throws(() => newCopy('mine', { root }), /mine\/ already exists/)
+  t.throws(() => newCopy('../out', { root }), /the name must be letters, digits/)
+})
+
+t.test('verify --watch checks again when a file is saved, and stops on Ctrl-C', async (t) => {
+  const folder = fixedCopy(t, 'watched')
+  const child = spawn(process.execPath, ['workshop/verify.js', folder, '--watch', '--level', '1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  t.teardown(() => child.kill('SIGKILL'))
+  let output = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk) => { output += chunk })
+  const until = async (pattern) => {
+    const deadline = Date.now() + 30000
+    while (!pattern.test(output) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    t.match(output, pattern)
+  }
+  await until(/Watching .* for changes/)
+  fs.appendFileSync(path.join(folder, 'etag.js'), '// saved again\n')
+  await until(/--- etag\.js changed: checking again ---[\s\S]*contract ✓ {3}level 1 ✓[\s\S]*Watching/)
+  t.equal((output.match(/contract ✓/g) || []).length, 2, 'two runs, one per save')
+  child.kill('SIGINT')
+  const [code] = await once(child, 'exit')
+  t.equal(code, 0, 'the last run held level 1')
+})
+
+t.test('a level that does not exist is a usage error', async (t) => {
+  const bad = spawnSync(process.execPath, ['workshop/verify.js', 'fixed', '--level', '4'], { cwd: ROOT, encoding: 'utf8' })
+  t.equal(bad.status, 2)
+  t.match(bad.stderr, /--level must be an integer from 0 to 3, got "4"/)
+})
