@@ -89,3 +89,19 @@ t.test('a level that does not exist is a usage error', async (t) => {
   t.equal(bad.status, 2)
   t.match(bad.stderr, /--level must be an integer from 0 to 3, got "4"/)
 })
+
+t.test('trace-leak and soak take a workshop copy where they took a variant', async (t) => {
+  const { traceLeak, adderOf } = require('../diagnose/trace-leak')
+  const { soak } = require('../bench/soak')
+  const leaking = newCopy(`workshop-test-leaking-${process.pid}`, { gitExclude: false })
+  t.teardown(() => fs.rmSync(leaking, { recursive: true, force: true }))
+  const traced = await traceLeak({ entry: leaking })
+  t.same(adderOf(traced.warning), { functionName: 'attachAfterEvent', location: `${path.basename(leaking)}/etag.js:25:12` }, 'the copy\'s own line')
+
+  const fixed = fixedCopy(t, 'soaked')
+  const quiet = await traceLeak({ entry: fixed })
+  t.equal(quiet.warning, null, 'no warning from the fixed copy')
+  const report = await soak(fixed, { duration: 2, connections: 10 })
+  t.equal(report.variant, path.basename(fixed), 'named as the user named it')
+  for (const check of report.checks) t.ok(check.pass, `${check.name}: ${check.detail}`)
+})

@@ -59,6 +59,18 @@ t.test("flame on slow puts the ETag middleware's after listener on top", async (
   t.equal(hottest.location, shown?.[1], 'the location the README shows in step 3')
 })
 
+t.test('flame on a workshop copy with the one-line fix: its own listener, by its own path', async (t) => {
+  const { newCopy } = require('../../workshop')
+  const copy = newCopy(`clinic-test-copy-${process.pid}`, { gitExclude: false })
+  t.teardown(() => fs.rmSync(copy, { recursive: true, force: true }))
+  const etag = path.join(copy, 'etag.js')
+  fs.writeFileSync(etag, fs.readFileSync(etag, 'utf8').replace('if (attachAfterEvent === true) return', 'if (afterEventAttached === true) return'))
+  const result = await diagnose('flame', copy, { ...options, duration: 2 })
+  t.equal(result.code, 0, result.error)
+  const ours = result.ownByTotal.map((frame) => `${frame.functionName} ${frame.location}`)
+  t.ok(ours.some((frame) => frame.includes(` ${path.basename(copy)}/etag.js:`)), `the copy's etag.js among this repo's functions: ${ours.join(', ')}`)
+})
+
 t.test('flame on fixed: none of the hottest frames is this repo\'s code', async (t) => {
   const result = await diagnose('flame', 'fixed', options)
   t.equal(result.code, 0, result.error)
