@@ -85,8 +85,9 @@ function leakChart () {
   }, data, element)
 }
 
-// A chart with one position per target: `values` are [label, key, style].
-function perTargetChart (id, yLabel, values) {
+// A chart with one position per target (x is the target's index). `series`
+// are [{ label, style, values }], each `values` one per target (null: none).
+function perTargetChart (id, yLabel, series) {
   const element = document.getElementById(`chart-${id}`)
   const targets = run.summaries.map((s) => s.target)
   const x = targets.map((_, i) => i)
@@ -98,36 +99,28 @@ function perTargetChart (id, yLabel, values) {
       axis('', { splits: () => x, values: (u, splits) => splits.map((i) => targets[i] ?? ''), gap: 8, size: 60 }),
       axis(yLabel, { size: 80 })
     ],
-    series: [{ label: 'target' }, ...values.map(([label, , style]) => ({ label, ...style }))]
-  }, [x, ...values.map(([, key]) => run.summaries.map((s) => positive(s[key])))], element)
+    series: [{ label: 'target' }, ...series.map(({ label, style }) => ({ label, ...style }))]
+  }, [x, ...series.map(({ values }) => values.map(positive))], element)
 }
 
 function cpuChart () {
   // One series per target, each with a value at its own position only, so
   // each bar has its target's colour.
-  const element = document.getElementById('chart-cpu')
-  const targets = run.summaries.map((s) => s.target)
-  const x = targets.map((_, i) => i)
   const bars = uPlot.paths.bars({ size: [0.6, 90] })
-  return new uPlot({
-    width: width(element),
-    height: 400,
-    scales: { x: { time: false, range: [-0.6, targets.length - 0.4] }, y: { distr: 3 } },
-    axes: [
-      axis('', { splits: () => x, values: (u, splits) => splits.map((i) => targets[i] ?? ''), gap: 8, size: 60 }),
-      axis('CPU µs per request', { size: 80 })
-    ],
-    series: [{ label: 'target' }, ...run.summaries.map((s) => ({ label: s.target, fill: colourOf[s.target], stroke: colourOf[s.target], paths: bars, points: { show: false } }))]
-  }, [x, ...run.summaries.map((s, i) => x.map((j) => j === i ? positive(s.cpu) : null))], element)
+  return perTargetChart('cpu', 'CPU µs per request', run.summaries.map((s, i) => ({
+    label: s.target,
+    style: { fill: colourOf[s.target], stroke: colourOf[s.target], paths: bars, points: { show: false } },
+    values: run.summaries.map((_, j) => j === i ? s.cpu : null)
+  })))
 }
 
 function latencyChart () {
   const dots = (size, fill) => ({ paths: () => null, points: { show: true, size, fill, stroke: ink, width: 1 } })
   return perTargetChart('latency', 'latency, ms', [
-    ['p50', 'p50', { stroke: '#0072B2', ...dots(9, '#0072B2') }],
-    ['p97.5', 'p975', { stroke: '#E69F00', ...dots(12, '#E69F00') }],
-    ['p99', 'p99', { stroke: '#D55E00', ...dots(15, '#D55E00') }]
-  ])
+    ['p50', 'p50', '#0072B2', 9],
+    ['p97.5', 'p975', '#E69F00', 12],
+    ['p99', 'p99', '#D55E00', 15]
+  ].map(([label, key, colour, size]) => ({ label, style: { stroke: colour, ...dots(size, colour) }, values: run.summaries.map((s) => s[key]) })))
 }
 
 const charts = [throughputChart(), leakChart(), cpuChart(), latencyChart()].filter(Boolean)
