@@ -13,15 +13,12 @@ const os = require('node:os')
 const path = require('node:path')
 const { findChromium } = require('../diagnose/screenshot')
 const { bench, SHORT } = require('./bench-helper')
+const { skipOffNvmrcLine } = require('./helper')
 
 const chromium = findChromium()
 // The page does not depend on the Node line that wrote it (bench-html.test.js
-// renders one on every line): the browser checks it on the line .nvmrc
-// names, which keeps CI's three npm test runs within their time.
-const NVMRC_LINE = fs.readFileSync(path.join(__dirname, '..', '.nvmrc'), 'utf8').trim()
-const skip = !chromium
-  ? 'no Chromium here: apt-get install chromium'
-  : process.versions.node.split('.')[0] !== NVMRC_LINE ? `checked on Node ${NVMRC_LINE} (.nvmrc), not ${process.version}` : false
+// renders one on every line): the browser checks it on .nvmrc's line.
+const skip = !chromium ? 'no Chromium here: apt-get install chromium' : skipOffNvmrcLine
 const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 t.test('a report from a short real run draws every chart, offline, with no error', { skip }, async (t) => {

@@ -9,13 +9,16 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { bench, SHORT } = require('./bench-helper')
+const { skipOffNvmrcLine } = require('./helper')
 
 const USER_SERVER = `'use strict'
 const http = require('node:http')
 http.createServer((req, res) => res.end('hello')).listen(Number(process.env.PORT), process.env.HOST)
 `
 
-t.test('--target NAME=PATH: a server written here is benchmarked, and gated, like the variants', async (t) => {
+// A bench run's tooling, the same on every Node line (bench.test.js runs the
+// bench itself on each): checked on .nvmrc's line.
+t.test('--target NAME=PATH: a server written here is benchmarked, and gated, like the variants', { skip: skipOffNvmrcLine }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   const server = path.join(dir, 'hello.js')

@@ -3,6 +3,7 @@
 // Throwaway servers and a plain HTTP client for the tests. Each test starts
 // its own server on port 0 and closes it in teardown.
 
+const fs = require('node:fs')
 const http = require('node:http')
 const net = require('node:net')
 const path = require('node:path')
@@ -128,4 +129,13 @@ function statusesOf (received) {
   return [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]))
 }
 
-module.exports = { VARIANTS, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }
+// The Node line .nvmrc names: CI's main line. Tests of the measuring tools
+// (a bench run, the browser's page) run on it only: what they check does not
+// depend on the line, and CI's three npm test runs must fit in their time.
+// The value is a tap skip option: false on that line, else the reason.
+const NVMRC_LINE = fs.readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim()
+const skipOffNvmrcLine = process.versions.node.split('.')[0] === NVMRC_LINE
+  ? false
+  : `checked on Node ${NVMRC_LINE} (.nvmrc), not ${process.version}`
+
+module.exports = { VARIANTS, skipOffNvmrcLine, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }

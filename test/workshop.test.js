@@ -13,6 +13,7 @@ const { verify } = require('../workshop/verify')
 const { newCopy } = require('../workshop')
 const { speedVerdict } = require('../workshop/speed')
 const { ROOT } = require('../tooling/repo')
+const { skipOffNvmrcLine } = require('./helper')
 
 const GUARD = 'if (attachAfterEvent === true) return'
 
@@ -31,7 +32,9 @@ function fixedCopy (t, name) {
   return folder
 }
 
-t.test('the speed comparison names the closest variant', async (t) => {
+// A bench run (bench.test.js runs the bench on every Node line): checked on
+// .nvmrc's line.
+t.test('the speed comparison names the closest variant', { skip: skipOffNvmrcLine }, async (t) => {
   const tiny = { connections: 10, warmup: 0, duration: 0.5, warmupRequests: 20, requests: 10, rounds: 1 }
   const output = await verifyOutput('fixed', { speed: true, speedProtocol: tiny })
   t.match(output, /\nSpeed: fixed beside slow, fast and fixed/)
