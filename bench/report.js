@@ -41,6 +41,17 @@ function renderProtocol ({ mode, protocol, machine, targets, versions = {} }) {
         `then ${protocol.requests} measured, the same count on any machine`]
       : []),
     '  figures are medians over rounds; ratios are medians of the rounds\' pairs',
+    renderMachine(machine, versions)
+  ].join('\n')
+}
+
+/**
+ * Where a run ran: the CPU, the cores it could use, memory, platform, Node
+ * and the versions the figures depend on, the load average at the start,
+ * and a warning when the machine was busy then.
+ */
+function renderMachine (machine, versions = {}) {
+  return [
     `Machine: ${describeCores(machine)}, ${machine.memoryGiB} GiB, ${machine.platform}`,
     `  Node ${machine.node}${Object.entries(versions).map(([name, version]) => `, ${name} ${version}`).join('')}` +
       (machine.loadAverage == null ? '' : `; load average ${machine.loadAverage.toFixed(2)} at the start`),
@@ -174,4 +185,4 @@ function ratioValueText ({ value, goal, better, holds }) {
   return text
 }
 
-module.exports = { renderProtocol, renderTable, renderRatios, renderChart, renderMarkdown, integer, decimal, ratioText, ratioValueText }
+module.exports = { renderProtocol, renderMachine, renderTable, renderRatios, renderChart, renderMarkdown, integer, decimal, ratioText, ratioValueText }

@@ -42,12 +42,11 @@ async function runComparison (protocol, { targets, cpuTax = {}, onRun = () => {}
 }
 
 async function runTarget (target, { entry, conditional, env, leaking, headers: targetHeaders = {}, stdout, processTree }, round, protocol, { progress, taxMicros }) {
-  const taxed = taxMicros > 0 ? { nodeArgs: ['-r', CPU_TAX], env: { ...env, CPU_TAX_MICROS: String(taxMicros) } } : { env }
   // A target whose stdout is a file writes into this one, removed after.
   const stdoutFile = stdout ? { kind: stdout, file: path.join(os.tmpdir(), `seed-bench-${target}-${process.pid}.log`) } : null
-  const server = await startTarget(entry, { ...taxed, stdout: stdoutFile, processTree })
+  const server = await startTarget(entry, { ...taxedStart(env, taxMicros), stdout: stdoutFile, processTree })
   try {
-    const headers = { ...targetHeaders, ...(conditional ? { 'if-none-match': await currentEtag(server.url, targetHeaders) } : {}) }
+    const headers = await requestHeaders(server, { conditional, headers: targetHeaders })
     // A leaking target gets a count of requests, the others seconds.
     const warmup = leaking ? { amount: protocol.warmupRequests } : { duration: protocol.warmup }
     const measured = leaking ? { amount: protocol.requests } : { duration: protocol.duration }
@@ -63,6 +62,18 @@ async function runTarget (target, { entry, conditional, env, leaking, headers: t
     await server.stop()
     if (stdoutFile) fs.rmSync(stdoutFile.file, { force: true })
   }
+}
+
+// startTarget's options for a target's `env`, with `taxMicros` of busy CPU
+// added to each of its requests (bench/cpu-tax.js, preloaded) when > 0.
+function taxedStart (env = {}, taxMicros = 0) {
+  return taxMicros > 0 ? { nodeArgs: ['-r', CPU_TAX], env: { ...env, CPU_TAX_MICROS: String(taxMicros) } } : { env }
+}
+
+// The headers a target's load sends: its own, and for a conditional target
+// If-None-Match with the ETag the server sends now.
+async function requestHeaders (server, { conditional, headers = {} }) {
+  return { ...headers, ...(conditional ? { 'if-none-match': await currentEtag(server.url, headers) } : {}) }
 }
 
 // One autocannon run, for a `duration` in seconds or an `amount` of
@@ -183,4 +194,4 @@ function currentCommit () {
   }
 }
 
-module.exports = { runComparison, describeMachine, describeVersions }
+module.exports = { runComparison, describeMachine, describeVersions, currentCommit, taxedStart, requestHeaders, load, summarizeRun }

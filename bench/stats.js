@@ -165,4 +165,75 @@ function checkRequirements (runs, { errorFree, timeoutFree, shedding = [] }, con
   return failures
 }
 
-module.exports = { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, spread, summarizeTargets, checkRequirements }
+/**
+ * The change from `base` to `head`, measured in pairs: `base[i]` and
+ * `head[i]` come from the same round (bench:compare measures them at the
+ * same time). The change is the geometric mean of the rounds' head/base
+ * ratios, minus one; `pWorse` and `pBetter` are one-sided p-values of an
+ * exact sign-flip permutation test on the rounds' log ratios (under no
+ * change, each round's ratio is as likely above 1 as below: a paired
+ * design needs no more than that), and `interval` holds the changes that
+ * test does not reject at `alpha` on either side: a 1 - 2 alpha interval.
+ * Rounds where a figure is missing are left out. Returns { rounds, change,
+ * interval: [low, high], pWorse, pBetter, resolvable }, where resolvable is
+ * false when there are too few rounds for any p-value under `alpha` (the
+ * interval is then unbounded).
+ */
+function pairedChange (base, head, { alpha }) {
+  const logs = base.map((b, i) => Math.log(head[i] / b)).filter(Number.isFinite)
+  const rounds = logs.length
+  if (rounds === 0) return { rounds, change: null, interval: [null, null], pWorse: null, pBetter: null, resolvable: false }
+  if (rounds > MAX_SIGN_FLIP_ROUNDS) throw new RangeError(`pairedChange: at most ${MAX_SIGN_FLIP_ROUNDS} rounds, got ${rounds}`)
+  const mean = logs.reduce((sum, v) => sum + v, 0) / rounds
+  const negated = logs.map((v) => -v)
+  const resolvable = 2 ** -rounds < alpha
+  const shifted = (values, by) => values.map((v) => v - by)
+  // Each bound is where the one-sided test stops rejecting: the p-value is
+  // monotone in the shift, so bisection finds it.
+  const low = resolvable ? boundary(logs, (shift) => signFlipPValue(shifted(logs, shift)) > alpha) : -Infinity
+  const high = resolvable ? boundary(logs, (shift) => signFlipPValue(shifted(negated, -shift)) <= alpha) : Infinity
+  return {
+    rounds,
+    change: Math.exp(mean) - 1,
+    interval: [Math.exp(low) - 1, Math.exp(high) - 1],
+    pWorse: signFlipPValue(logs),
+    pBetter: signFlipPValue(negated),
+    resolvable
+  }
+}
+
+// 2^16 sign assignments, each summed over 16 rounds: a few milliseconds.
+const MAX_SIGN_FLIP_ROUNDS = 16
+
+/**
+ * One-sided p-value of the exact sign-flip test: the share of the 2^n ways
+ * of flipping the signs of `values` whose sum is at least the observed sum.
+ * Written here for the reason permutationPValue is.
+ */
+function signFlipPValue (values) {
+  const observed = values.reduce((sum, v) => sum + v, 0)
+  const tolerance = 1e-9 * Math.max(1, values.reduce((sum, v) => sum + Math.abs(v), 0))
+  let asExtreme = 0
+  const assignments = 2 ** values.length
+  for (let mask = 0; mask < assignments; mask++) {
+    let sum = 0
+    for (let i = 0; i < values.length; i++) sum += (mask >> i) & 1 ? -values[i] : values[i]
+    if (sum >= observed - tolerance) asExtreme++
+  }
+  return asExtreme / assignments
+}
+
+// The shift where `isAbove(shift)` turns from false to true, between the
+// smallest and the largest value (outside them every sign agrees).
+function boundary (values, isAbove) {
+  let below = Math.min(...values) - 1e-9
+  let above = Math.max(...values) + 1e-9
+  for (let step = 0; step < 60; step++) {
+    const middle = (below + above) / 2
+    if (isAbove(middle)) above = middle
+    else below = middle
+  }
+  return (below + above) / 2
+}
+
+module.exports = { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, pairedChange, signFlipPValue, MAX_SIGN_FLIP_ROUNDS, spread, summarizeTargets, checkRequirements }

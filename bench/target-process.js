@@ -18,7 +18,7 @@ const STDOUT_FLAGS = { file: 'w', 'synchronous-file': SYNCHRONOUS_FILE_FLAGS }
 
 /**
  * Start `node [nodeArgs] <entry>` on 127.0.0.1 with a fixed SEED and `env`
- * added, its stdout a pipe or, with `stdout` ({ kind, file }), a file:
+ * added, in `cwd` (spawn-server.js's default unless given), its stdout a pipe or, with `stdout` ({ kind, file }), a file:
  * kind 'file' is an ordinary one (writes land in the page cache), kind
  * 'synchronous-file' one opened with O_DSYNC, where every write waits for
  * the disk, as on a slow or network file system. Resolves to { url, origin, pid,
@@ -27,11 +27,11 @@ const STDOUT_FLAGS = { file: 'w', 'synchronous-file': SYNCHRONOUS_FILE_FLAGS }
  * the same two figures from `procRoot` (null where there is none). `child`
  * talks to the probe (child.send, 'message').
  */
-async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], procRoot = '/proc', stdout = null, processTree = false } = {}) {
+async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], procRoot = '/proc', stdout = null, processTree = false, cwd } = {}) {
   const stdoutFd = stdout === null ? 'pipe' : fs.openSync(stdout.file, STDOUT_FLAGS[stdout.kind])
   // No drain window on stop: nothing is measured after it, and half a second
   // per target and round adds up.
-  const server = await spawnServer(entry, { env: { HOST: '127.0.0.1', SEED: seed, SHUTDOWN_DRAIN_MS: '0', ...env }, nodeArgs, stdout: stdoutFd })
+  const server = await spawnServer(entry, { env: { HOST: '127.0.0.1', SEED: seed, SHUTDOWN_DRAIN_MS: '0', ...env }, nodeArgs, stdout: stdoutFd, cwd })
     .finally(() => { if (stdoutFd !== 'pipe') fs.closeSync(stdoutFd) })
   const { child } = server
   return {

@@ -17,16 +17,17 @@ const STOP_TIMEOUT_MS = 5000
 
 /**
  * Start `node [nodeArgs] -r tooling/probe.js <entry>` (a variant's folder or
- * any server file, relative to the repo root or absolute) with PORT=0 and
+ * any server file, relative to `cwd` or absolute) in `cwd` (the repo root
+ * unless given) with PORT=0 and
  * `env` added, its stdout a pipe or `stdout` (a file descriptor). Resolves
  * once it listens to { url, origin, child, output(), stop() }: `url` is its
  * /seed/v1, output() everything it printed so far (stderr only when stdout
  * is not a pipe),
  * stop() sends SIGTERM (SIGKILL if it lingers) and resolves when it exited.
  */
-function spawnServer (entry, { env = {}, nodeArgs = [], stdout = 'pipe' } = {}) {
-  const child = spawn(process.execPath, [...nodeArgs, '-r', PROBE, path.resolve(ROOT, entry)], {
-    cwd: ROOT,
+function spawnServer (entry, { env = {}, nodeArgs = [], stdout = 'pipe', cwd = ROOT } = {}) {
+  const child = spawn(process.execPath, [...nodeArgs, '-r', PROBE, path.resolve(cwd, entry)], {
+    cwd,
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', stdout, 'pipe', 'ipc']
   })

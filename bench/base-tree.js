@@ -1,0 +1,156 @@
+'use strict'
+
+// The two trees bench:compare measures: the head, the working tree this
+// file is in, as it is; and the base, a commit checked out into a temporary
+// git worktree outside the repository (removed afterwards), with its
+// dependencies installed from its own lockfile.
+
+const crypto = require('node:crypto')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { execFileSync, spawnSync } = require('node:child_process')
+const { ROOT } = require('../tooling/repo')
+const { UsageError } = require('../tooling/command')
+
+// Installs of a base whose lockfile differs from the head's, one folder per
+// lockfile (by its SHA-256), kept for the next comparison with that base.
+const INSTALL_CACHE = path.join('.cache', 'compare')
+
+function git (args, { cwd = ROOT } = {}) {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
+}
+
+/**
+ * The head: its commit, whether the working tree differs from it (tracked
+ * files only: untracked ones are not part of a change until added), and
+ * the repository's root. A UsageError where `root` is not in a git
+ * checkout.
+ */
+function describeHead (root = ROOT) {
+  let top
+  try {
+    top = git(['rev-parse', '--show-toplevel'], { cwd: root })
+  } catch {
+    throw new UsageError(`${root} is not in a git checkout: bench:compare builds the base from git history`)
+  }
+  let commit = null
+  try {
+    commit = git(['rev-parse', 'HEAD'], { cwd: root })
+  } catch {
+    throw new UsageError(`${top} has no commit yet: there is no base to compare with`)
+  }
+  const dirty = git(['status', '--porcelain', '--untracked-files=no'], { cwd: root }) !== ''
+  return { root: top, commit, dirty }
+}
+
+/**
+ * The base commit: `ref` when given, else the merge base of HEAD with the
+ * default branch (origin's HEAD, else a local main or master), else, when
+ * that is HEAD itself or there is none, HEAD~1. Returns { ref, commit, why }.
+ */
+function resolveBase (ref, root = ROOT) {
+  if (ref !== undefined) {
+    const commit = commitOf(ref, root)
+    if (commit === null) throw new UsageError(`--base ${ref}: no such commit in ${root}`)
+    return { ref, commit, why: 'as asked' }
+  }
+  const head = commitOf('HEAD', root)
+  for (const branch of [symbolicOriginHead(root), 'origin/main', 'origin/master', 'main', 'master']) {
+    if (!branch || commitOf(branch, root) === null) continue
+    let mergeBase
+    try {
+      mergeBase = git(['merge-base', 'HEAD', branch], { cwd: root })
+    } catch {
+      continue
+    }
+    if (mergeBase !== head) return { ref: branch, commit: mergeBase, why: `the merge base of HEAD with ${branch}` }
+    break
+  }
+  const parent = commitOf('HEAD~1', root)
+  if (parent === null) throw new UsageError('HEAD has no parent and no default branch to start from: name a base with --base')
+  return { ref: 'HEAD~1', commit: parent, why: 'HEAD~1 (HEAD is on the default branch, or there is none)' }
+}
+
+function commitOf (ref, root) {
+  try {
+    return git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], { cwd: root })
+  } catch {
+    return null
+  }
+}
+
+function symbolicOriginHead (root) {
+  try {
+    return git(['symbolic-ref', '--short', 'refs/remotes/origin/HEAD'], { cwd: root })
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Check `commit` out into a new temporary worktree and give it its
+ * dependencies: the head's node_modules where both lockfiles are the same,
+ * else an `npm ci` of the base's lockfile, kept in .cache/compare/ for next
+ * time. Resolves to { dir, install, remove() }, `install` saying which. A
+ * failed install removes the worktree and throws a UsageError with npm's
+ * own words.
+ */
+function checkOutBase (commit, { root = ROOT, log = () => {} } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-compare-base-'))
+  git(['worktree', 'add', '--detach', '--quiet', dir, commit], { cwd: root })
+  const remove = () => {
+    try {
+      git(['worktree', 'remove', '--force', dir], { cwd: root })
+    } catch {
+      fs.rmSync(dir, { recursive: true, force: true })
+      try { git(['worktree', 'prune'], { cwd: root }) } catch {}
+    }
+  }
+  try {
+    const install = installDependencies(dir, root, log)
+    return { dir, install, remove }
+  } catch (err) {
+    remove()
+    throw err
+  }
+}
+
+function installDependencies (dir, root, log) {
+  const lockfile = (tree) => readOrNull(path.join(tree, 'package-lock.json'))
+  const baseLock = lockfile(dir)
+  if (baseLock === null) throw new UsageError('the base has no package-lock.json: it cannot be installed as CI installs it (npm ci)')
+  if (baseLock === lockfile(root)) {
+    fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'junction')
+    return 'the same lockfile as the head: its node_modules reused'
+  }
+  const hash = crypto.createHash('sha256').update(baseLock).digest('hex').slice(0, 16)
+  const cached = path.join(root, INSTALL_CACHE, hash)
+  let install = `its own lockfile: the install in ${path.relative(root, cached)} reused`
+  if (!fs.existsSync(path.join(cached, 'node_modules', '.package-lock.json'))) {
+    log(`the base's lockfile differs from the head's: npm ci into ${path.relative(root, cached)}`)
+    fs.rmSync(cached, { recursive: true, force: true })
+    fs.mkdirSync(cached, { recursive: true })
+    for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(dir, file), path.join(cached, file))
+    const started = Date.now()
+    const npm = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: cached, encoding: 'utf8' })
+    if (npm.status !== 0) {
+      fs.rmSync(cached, { recursive: true, force: true })
+      const said = `${npm.stderr || ''}${npm.error ? npm.error.message : ''}`.trim().split('\n').slice(-8).join('\n')
+      throw new UsageError(`the base did not install (npm ci exited ${npm.status}):\n${said}`)
+    }
+    install = `its own lockfile: npm ci, ${((Date.now() - started) / 1000).toFixed(0)} s, kept in ${path.relative(root, cached)}`
+  }
+  fs.symlinkSync(path.join(cached, 'node_modules'), path.join(dir, 'node_modules'), 'junction')
+  return install
+}
+
+function readOrNull (file) {
+  try {
+    return fs.readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+}
+
+module.exports = { describeHead, resolveBase, checkOutBase }

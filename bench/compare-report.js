@@ -1,0 +1,140 @@
+'use strict'
+
+// bench:compare's printing: the table for a terminal, the same as Markdown
+// for a pull request's comment or a job summary, and the figures in the
+// formats CI tools for benchmarks read (bench/formats.js, the head's side).
+
+const { toBencherMetricFormat, toGithubBenchmark } = require('./formats')
+const { METRICS, percent, intervalText } = require('./compare-verdict')
+const { decimal } = require('./report')
+
+const short = (commit) => commit.slice(0, 10)
+
+/**
+ * What is compared with what: the base commit and why it was chosen, its
+ * install, the head and whether it has uncommitted changes.
+ */
+function renderTrees ({ base, head }) {
+  return [
+    `Base: ${short(base.commit)} (${base.ref}: ${base.why}), checked out in a temporary worktree; dependencies: ${base.install}`,
+    `Head: ${short(head.commit)}${head.dirty ? ' with uncommitted changes: the working tree as it is' : ' (the working tree, no uncommitted change)'}`
+  ].join('\n')
+}
+
+function renderProtocol (protocol, { leaking }) {
+  return [
+    `Protocol: ${protocol.targets.join(', ')}; ${protocol.rounds} rounds, each target's base and head started fresh in each round and loaded at the same time,`,
+    `  autocannon -c ${protocol.connections} on each, ${protocol.warmup} s warm-up then ${protocol.duration} s measured;` +
+      ' which side starts first alternates ABBA' +
+      (leaking.length > 0 ? `;\n  ${leaking.join(', ')} by request counts: ${protocol.warmupRequests} warm-up, ${protocol.requests} measured` : '')
+  ].join('\n')
+}
+
+const COLUMNS = [
+  { title: 'target', value: (c) => c.target, align: 'left' },
+  ...METRICS.map(({ key, label }) => ({ title: `${label} base -> head`, value: (c) => `${decimal(c.metrics[key].base)} -> ${decimal(c.metrics[key].head)}` })),
+  { title: 'CPU change', value: (c) => percent(c.metrics.cpuMicrosPerRequest.change) },
+  { title: 'interval', value: (c) => intervalText(c.metrics.cpuMicrosPerRequest.interval) },
+  { title: 'p', value: (c) => pText(c.metrics.cpuMicrosPerRequest) },
+  { title: 'verdict', value: (c) => c.verdict, align: 'left' }
+]
+
+// The one-sided p-value in the direction the change went.
+function pText ({ change, pWorse, pBetter }) {
+  if (change === null) return 'n/a'
+  return (change >= 0 ? pWorse : pBetter).toPrecision(2)
+}
+
+function renderTable (result) {
+  const rows = [COLUMNS.map((c) => c.title), ...result.comparisons.map((c) => COLUMNS.map((col) => col.value(c)))]
+  const widths = COLUMNS.map((_, i) => Math.max(...rows.map((row) => row[i].length)))
+  const line = (row) => row.map((cell, i) => COLUMNS[i].align === 'left' ? cell.padEnd(widths[i]) : cell.padStart(widths[i])).join('  ')
+  return [
+    line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line),
+    '',
+    ...readingNotes(result),
+    ...result.comparisons.filter((c) => c.note).map((c) => `Note: ${c.target}: ${c.note}.`)
+  ].join('\n')
+}
+
+function readingNotes ({ alpha, alphaPerTarget, maxRegression, comparisons }) {
+  const confidence = `${+((1 - 2 * alphaPerTarget) * 100).toFixed(1)} %`
+  return [
+    'Figures are medians over the rounds; a change is the geometric mean of the rounds\' head/base ratios.',
+    `Only CPU per request gates: interval = the ${confidence} interval of its change, p = one-sided, exact sign-flip test over the ${comparisons[0]?.rounds ?? 0} rounds' pairs`,
+    `(alpha ${alpha} over ${comparisons.length} target(s)); a REGRESSION is significant and its interval reaches the ${percent(maxRegression)} allowance.`
+  ]
+}
+
+/**
+ * The verdict line and what it rests on.
+ */
+function renderVerdict (result) {
+  if (result.failures.length > 0) return `bench:compare: REGRESSION\n${result.failures.map((f) => `  - ${f}`).join('\n')}`
+  const changed = result.comparisons.filter((c) => c.verdict !== 'no significant change')
+  if (changed.length === 0) return 'bench:compare: no significant change'
+  return `bench:compare: no regression beyond ${percent(result.maxRegression)} (${changed.map((c) => `${c.target}: ${c.verdict}`).join('; ')})`
+}
+
+/**
+ * The comparison as Markdown, to fit a pull request's comment or
+ * $GITHUB_STEP_SUMMARY.
+ */
+function renderMarkdown (result) {
+  const { base, head, protocol, machine } = result
+  const verdict = renderVerdict(result).split('\n')
+  const header = `| ${COLUMNS.map((c) => c.title.replace('->', '→')).join(' | ')} |`
+  const rule = `|${COLUMNS.map((c) => c.align === 'left' ? '---' : '---:').join('|')}|`
+  const rows = result.comparisons.map((c) => `| ${COLUMNS.map((col) => {
+    const text = col.value(c).replace(/->/g, '→')
+    return col.title === 'verdict' && c.regressed ? `**${text}**` : text
+  }).join(' | ')} |`)
+  return [
+    `### bench:compare: \`${short(base.commit)}\` (base) → \`${short(head.commit)}\`${head.dirty ? ' + uncommitted changes' : ''} (head)`,
+    '',
+    `**${verdict[0].replace('bench:compare: ', '')}**`,
+    ...verdict.slice(1).map((line) => line.replace(/^ {2}- /, '- ')),
+    '',
+    header, rule, ...rows,
+    '',
+    ...readingNotes(result).join(' ').split('\n'),
+    ...result.comparisons.filter((c) => c.note).map((c) => `\n_${c.target}: ${c.note}._`),
+    '',
+    `${protocol.rounds} rounds of ${protocol.targets.join(', ')}: base and head started fresh and loaded at the same time in each round ` +
+      `(autocannon -c ${protocol.connections} each, ${protocol.warmup} s warm-up, ${protocol.duration} s measured), ABBA order; ` +
+      `${machine.cores} x ${machine.cpuModel}, Node ${machine.node}. Base: ${base.ref} (${base.why}).`,
+    ''
+  ].join('\n')
+}
+
+// The head's figures in the CI formats the bench writes, with the CPU
+// change against the base (and its interval) as one more figure per target.
+function toBencherJson (result) {
+  const metrics = toBencherMetricFormat(headSide(result))
+  for (const c of result.comparisons) {
+    const { change, interval } = c.metrics.cpuMicrosPerRequest
+    metrics[c.target]['cpu-change-against-base'] = { value: change, lower_value: interval[0], upper_value: interval[1] }
+  }
+  return metrics
+}
+
+function toGithubBenchmarkJson (result) {
+  const entries = toGithubBenchmark(headSide(result))
+  for (const c of result.comparisons) {
+    const { change, interval } = c.metrics.cpuMicrosPerRequest
+    entries.push({
+      name: `${c.target} - CPU per request change against base`,
+      unit: '%',
+      value: change * 100,
+      range: `${(interval[0] * 100).toFixed(1)} … ${(interval[1] * 100).toFixed(1)}`,
+      extra: `${c.verdict}; base ${short(result.base.commit)}, ${c.rounds} paired rounds`
+    })
+  }
+  return entries
+}
+
+function headSide ({ pairs, comparisons }) {
+  return { runs: pairs.map((pair) => pair.head), summaries: comparisons.map(({ target }) => ({ target })), ratios: [] }
+}
+
+module.exports = { renderTrees, renderProtocol, renderTable, renderVerdict, renderMarkdown, toBencherJson, toGithubBenchmarkJson }

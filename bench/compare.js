@@ -1,0 +1,260 @@
+'use strict'
+
+// `npm run bench:compare -- [--base REF] [options]`: gate a change against
+// its base commit in one run, with no stored baseline. The base is checked
+// out into a temporary worktree (bench/base-tree.js), the head is this
+// working tree, and each round loads a target from both at the same time
+// (bench/paired-run.js); the verdict is compare-verdict.js's, the printing
+// compare-report.js's. Exit codes: 0 no regression beyond the allowance,
+// 1 a regression, 2 bad input (options, the ref, a base that does not
+// install or start).
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
+const { resolveServerPath } = require('../tooling/server-path')
+const { ROOT } = require('../tooling/repo')
+const { TARGETS, MAX_CONDITIONAL_SECONDS } = require('./goals')
+const { describeMachine, describeVersions } = require('./run')
+const { describeHead, resolveBase, checkOutBase } = require('./base-tree')
+const { runPairs } = require('./paired-run')
+const { judgePairs, percent } = require('./compare-verdict')
+const report = require('./compare-report')
+const { renderMachine } = require('./report')
+const { MAX_SIGN_FLIP_ROUNDS } = require('./stats')
+
+const DEFAULTS = {
+  targets: ['fixed', 'fixed-304', 'fast'],
+  connections: 50,
+  warmup: 1,
+  duration: 3,
+  warmupRequests: 200,
+  requests: 100,
+  rounds: 8,
+  maxRegression: 5,
+  alpha: 0.05
+}
+
+const USAGE = `Usage: npm run bench:compare -- [--base REF] [options]
+
+Measures the base commit and the working tree (the head) side by side in
+one run and fails when the head's CPU per request regressed. The base is
+checked out into a temporary git worktree outside the repository (removed
+afterwards) and installed from its own lockfile (the head's node_modules
+when the lockfiles are the same; else npm ci, kept in .cache/compare/).
+Each round starts every target from both trees in fresh processes and
+loads base and head at the same time, so the machine's ups and downs fall
+on both; which side starts first alternates ABBA.
+
+Options:
+  --base REF            the commit to compare with (default: the merge base
+                        of HEAD with the default branch, or HEAD~1 when HEAD
+                        is on it)
+  --targets LIST        comma-separated, from: ${Object.keys(TARGETS).join(', ')}
+                        (default: ${DEFAULTS.targets.join(', ')})
+  --target NAME=PATH    also compare a server file or folder of this
+                        repository, which must exist in both trees; repeatable
+  --rounds N            paired rounds (default ${DEFAULTS.rounds}, at most ${MAX_SIGN_FLIP_ROUNDS})
+  --warmup SECONDS      load before measuring, per round (default ${DEFAULTS.warmup})
+  --duration SECONDS    measured load per round (default ${DEFAULTS.duration})
+  --connections N       autocannon connections on each side (default ${DEFAULTS.connections})
+  --warmup-requests N   slow's warm-up, a count of requests (default ${DEFAULTS.warmupRequests})
+  --requests N          slow's measured requests (default ${DEFAULTS.requests})
+  --max-regression PCT  the allowance: fail when a regression this large
+                        cannot be ruled out (default ${DEFAULTS.maxRegression})
+  --alpha P             the false-alarm rate of the whole comparison, split
+                        over the targets (default ${DEFAULTS.alpha})
+  --markdown FILE       write the verdict and table as Markdown (a pull
+                        request comment, or "$GITHUB_STEP_SUMMARY")
+  --json FILE           write every round's figures, the verdicts, the trees
+  --bencher-json FILE   the head's figures and the change, Bencher Metric Format
+  --github-benchmark-json FILE
+                        the same for github-action-benchmark (smaller is better)
+  --cpu-tax TARGET=US   add US microseconds of busy CPU to each request of the
+                        head's TARGET (a regression made to order, to calibrate)
+  --help                this text
+
+Only CPU per request gates (the server's own CPU time over its responses);
+req/s and p99 latency are reported beside it. Exit 0: no regression beyond
+the allowance; 1: a regression; 2: bad input.
+`
+
+/**
+ * Parse `argv` into { base, protocol, definitions, cpuTax, alpha,
+ * maxRegression, outputs }. Throws a UsageError for anything it cannot accept.
+ */
+function parseOptions (argv) {
+  const { values } = parseCommandLine(argv, {
+    base: { type: 'string' },
+    targets: { type: 'string' },
+    target: { type: 'string', multiple: true, default: [] },
+    rounds: { type: 'string' },
+    warmup: { type: 'string' },
+    duration: { type: 'string' },
+    connections: { type: 'string' },
+    'warmup-requests': { type: 'string' },
+    requests: { type: 'string' },
+    'max-regression': { type: 'string' },
+    alpha: { type: 'string' },
+    markdown: { type: 'string' },
+    json: { type: 'string' },
+    'bencher-json': { type: 'string' },
+    'github-benchmark-json': { type: 'string' },
+    'cpu-tax': { type: 'string', multiple: true, default: [] }
+  })
+  const builtIn = values.targets === undefined ? DEFAULTS.targets : values.targets.split(',').map((name) => name.trim()).filter(Boolean)
+  for (const name of builtIn) {
+    if (!TARGETS[name]) throw new UsageError(`unknown target "${name}": choose from ${Object.keys(TARGETS).join(', ')}`)
+  }
+  const definitions = { ...TARGETS, ...Object.fromEntries(values.target.map(parseUserTarget)) }
+  const targets = [...builtIn, ...values.target.map((text) => text.split('=')[0])]
+  if (targets.length === 0) throw new UsageError('--targets needs at least one target')
+  if (new Set(targets).size !== targets.length) throw new UsageError('a target is named twice')
+
+  const alpha = numberOption('alpha', values.alpha, DEFAULTS.alpha, { min: 0, max: 1 })
+  if (!(alpha > 0 && alpha < 1)) throw new UsageError(`--alpha must be between 0 and 1, got "${values.alpha}"`)
+  const protocol = {
+    targets,
+    rounds: numberOption('rounds', values.rounds, DEFAULTS.rounds, { min: 2, max: MAX_SIGN_FLIP_ROUNDS, integer: true }),
+    warmup: numberOption('warmup', values.warmup, DEFAULTS.warmup, { min: 0 }),
+    duration: numberOption('duration', values.duration, DEFAULTS.duration, { min: 0.5 }),
+    connections: numberOption('connections', values.connections, DEFAULTS.connections, { min: 1, integer: true }),
+    warmupRequests: numberOption('warmup-requests', values['warmup-requests'], DEFAULTS.warmupRequests, { min: 0, integer: true }),
+    requests: numberOption('requests', values.requests, DEFAULTS.requests, { min: 1, integer: true })
+  }
+  // The smallest p-value of the exact test is 1 / 2^rounds: below the
+  // share of alpha each target gets, or no change could ever be shown.
+  const alphaPerTarget = alpha / targets.length
+  if (2 ** -protocol.rounds >= alphaPerTarget) {
+    const needed = Math.floor(Math.log2(1 / alphaPerTarget)) + 1
+    throw new UsageError(`--rounds ${protocol.rounds} cannot show a change at alpha ${alpha} over ${targets.length} target(s): ` +
+      `the exact test needs at least ${needed} rounds`)
+  }
+  if (targets.some((t) => definitions[t].conditional) && protocol.warmup + protocol.duration > MAX_CONDITIONAL_SECONDS) {
+    throw new UsageError(`with a conditional target, --warmup plus --duration must stay within ${MAX_CONDITIONAL_SECONDS} s: fixed's ETag changes once a minute`)
+  }
+  const cpuTax = Object.fromEntries(values['cpu-tax'].map((text) => {
+    const match = /^([^=]+)=([0-9.]+)$/.exec(text)
+    if (!match || !(Number(match[2]) > 0)) throw new UsageError(`--cpu-tax wants TARGET=MICROSECONDS (> 0), got "${text}"`)
+    if (!targets.includes(match[1])) throw new UsageError(`--cpu-tax ${match[1]}: not a target of this run`)
+    return [match[1], Number(match[2])]
+  }))
+  return {
+    base: values.base,
+    protocol,
+    definitions,
+    cpuTax,
+    alpha,
+    maxRegression: numberOption('max-regression', values['max-regression'], DEFAULTS.maxRegression, { min: 0 }) / 100,
+    outputs: { markdown: values.markdown, json: values.json, bencherJson: values['bencher-json'], githubBenchmarkJson: values['github-benchmark-json'] }
+  }
+}
+
+// NAME=PATH, PATH a server in this repository: the base has it at the same
+// place, or the comparison stops before it starts.
+function parseUserTarget (text) {
+  const match = /^([a-z0-9][a-z0-9._-]*)=(.+)$/i.exec(text)
+  if (!match) throw new UsageError(`--target wants NAME=PATH (a name of letters, digits, ".", "_" or "-"), got "${text}"`)
+  const [, name, file] = match
+  if (TARGETS[name]) throw new UsageError(`--target ${name}: that name is one of the built-in targets`)
+  let entry
+  try {
+    entry = resolveServerPath(file).entry
+  } catch (err) {
+    throw new UsageError(`--target ${name}: ${err.message}`)
+  }
+  const relative = path.relative(ROOT, path.resolve(ROOT, entry))
+  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+    throw new UsageError(`--target ${name}: ${file} is outside the repository, so the base cannot have it`)
+  }
+  return [name, { entry: relative, user: true }]
+}
+
+async function main (argv, { stdout, stderr }) {
+  const options = parseOptions(argv)
+  const { protocol, definitions } = options
+  const print = (text = '') => stdout.write(text + '\n')
+  const head = describeHead()
+  const baseCommit = resolveBase(options.base)
+  print(`bench:compare: base ${baseCommit.commit.slice(0, 10)} against head ${head.commit.slice(0, 10)}${head.dirty ? ' + uncommitted changes' : ''}`)
+  const checkout = checkOutBase(baseCommit.commit, { log: (line) => print(`  ${line}`) })
+  // A Ctrl-C or a CI cancel still removes the worktree.
+  const onSignal = (signal) => { checkout.remove(); process.kill(process.pid, signal) }
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  try {
+    const base = { ...baseCommit, install: checkout.install }
+    for (const target of protocol.targets) {
+      const entry = definitions[target].entry
+      if (!fs.existsSync(path.resolve(checkout.dir, entry))) {
+        throw new UsageError(`target ${target}: ${entry} does not exist at the base (${base.commit.slice(0, 10)})`)
+      }
+    }
+    const machine = describeMachine()
+    const versions = describeVersions()
+    print(report.renderTrees({ base, head }))
+    print(report.renderProtocol(protocol, { leaking: protocol.targets.filter((t) => definitions[t].leaking) }))
+    print(renderMachine(machine, versions))
+    print()
+
+    const width = Math.max(...protocol.targets.map((t) => t.length))
+    const started = new Date().toISOString()
+    let pairs
+    try {
+      pairs = await runPairs(protocol, {
+        definitions,
+        trees: { base: checkout.dir, head: ROOT },
+        cpuTax: options.cpuTax,
+        onRound: (pair) => print(`  round ${pair.round}/${protocol.rounds}  ${pair.target.padEnd(width)}  CPU µs/req ` +
+          `base ${pair.base.cpuMicrosPerRequest.toFixed(2).padStart(8)}  head ${pair.head.cpuMicrosPerRequest.toFixed(2).padStart(8)}  ` +
+          `(${percent(pair.head.cpuMicrosPerRequest / pair.base.cpuMicrosPerRequest - 1)}, ${pair.first} first)`)
+      })
+    } catch (err) {
+      if (err.side === 'base') throw new UsageError(err.message)
+      throw err
+    }
+    const verdict = judgePairs(pairs, { targets: protocol.targets, alpha: options.alpha, maxRegression: options.maxRegression })
+    const result = {
+      base,
+      head,
+      protocol,
+      cpuTax: options.cpuTax,
+      alpha: options.alpha,
+      maxRegression: options.maxRegression,
+      machine,
+      versions,
+      started,
+      finished: new Date().toISOString(),
+      pairs,
+      ...verdict
+    }
+    print()
+    print(report.renderTable(result))
+    print()
+    writeOutputs(result, options.outputs)
+    if (result.failures.length > 0) {
+      stderr.write(report.renderVerdict(result) + '\n')
+      return 1
+    }
+    print(report.renderVerdict(result))
+    return 0
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    checkout.remove()
+  }
+}
+
+function writeOutputs (result, { markdown, json, bencherJson, githubBenchmarkJson }) {
+  const writeJson = (file, value) => fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n')
+  if (markdown) fs.writeFileSync(markdown, report.renderMarkdown(result))
+  if (json) writeJson(json, result)
+  if (bencherJson) writeJson(bencherJson, report.toBencherJson(result))
+  if (githubBenchmarkJson) writeJson(githubBenchmarkJson, report.toGithubBenchmarkJson(result))
+}
+
+const command = { name: 'bench:compare', usage: USAGE, main }
+
+module.exports = { command, parseOptions, DEFAULTS }
+
+if (require.main === module) runAsProcess(command)
