@@ -1,13 +1,16 @@
 'use strict'
 
-// `npm run bench:calibrate -- [--runs N] [--levels LIST] [--targets LIST]`:
-// how small a regression the gate (`bench:ci --baseline`) catches, on the
-// machine it runs on. One clean run becomes the baseline; then --runs clean
-// runs count the false alarms, and --runs runs per level count the catches,
-// each level making fixed cost that many percent more CPU per request
-// (through bench/cpu-tax.js, preloaded: no change to the product's code).
-// Every run is the real command, `node bench --mode ci --baseline ...`,
-// in a process of its own.
+// `npm run bench:calibrate -- [--gate ci|compare] [--runs N] [--levels LIST]
+// [--targets LIST]`: how small a regression a gate catches, on the machine
+// it runs on, and how often it cries wolf. Each level makes fixed cost that
+// many percent more CPU per request (through bench/cpu-tax.js, preloaded:
+// no change to the product's code), and --runs runs per level count the
+// catches; clean runs count the false alarms. Every run is the real
+// command in a process of its own:
+// - ci (default): the stored-baseline gate, `node bench --mode ci
+//   --baseline ...`, against one clean run made first;
+// - compare: `node bench/compare.js --base HEAD`, base and head the same
+//   commit, the tax on the head's side only.
 
 const fs = require('node:fs')
 const os = require('node:os')
@@ -21,51 +24,58 @@ const TAXED = 'fixed'
 const MIN_CATCH_SHARE = 19 / 20
 const MAX_FALSE_ALARM_SHARE = 1 / 20
 
-const USAGE = `Usage: npm run bench:calibrate -- [--runs N] [--clean-runs N] [--levels LIST] [--targets LIST]
+const USAGE = `Usage: npm run bench:calibrate -- [--gate ci|compare] [--runs N] [--clean-runs N] [--levels LIST] [--targets LIST] [--alpha P]
 
-Measures the power of the gate (npm run bench:ci -- --baseline FILE) here:
-one clean run as the baseline, --clean-runs clean runs (default: --runs) to
-count false alarms, and --runs runs (default 20) per level (default levels:
-5,10,20, in percent) with ${TAXED}'s CPU per request raised by that much, to count the
-regressions caught. Levels run in order and stop at the first one caught
-at least ${MIN_CATCH_SHARE * 100} % of the time. --targets is passed to each run (default: the
-ci mode's targets). Each run takes what bench:ci takes.
+Measures the power of a gate here: --clean-runs clean runs (default:
+--runs) count false alarms, and --runs runs (default 20; 0: none) per level (default
+levels: 5,10,20, in percent) with ${TAXED}'s CPU per request raised by that much
+count the regressions caught. Levels run in order and stop at the first
+one caught at least ${MIN_CATCH_SHARE * 100} % of the time.
+  --gate ci       npm run bench:ci -- --baseline FILE, against one clean run
+                  made first (the default)
+  --gate compare  npm run bench:compare -- --base HEAD: base and head the
+                  same commit, ${TAXED} taxed on the head's side only
+--targets and --alpha are passed to each run (default: the gate's own).
+Each run takes what the gate's command takes.
 `
 
 async function main (argv, { stdout }) {
   const { values } = parseCommandLine(argv, {
+    gate: { type: 'string', default: 'ci' },
     runs: { type: 'string' },
     'clean-runs': { type: 'string' },
     levels: { type: 'string' },
-    targets: { type: 'string' }
+    targets: { type: 'string' },
+    alpha: { type: 'string' }
   })
-  const runs = numberOption('runs', values.runs, 20, { min: 1, integer: true })
+  const gate = GATES[values.gate]
+  if (!gate) throw new UsageError(`--gate must be one of ${Object.keys(GATES).join(', ')}, got "${values.gate}"`)
+  const runs = numberOption('runs', values.runs, 20, { min: 0, integer: true })
   const cleanRuns = numberOption('clean-runs', values['clean-runs'], runs, { min: 0, integer: true })
+  if (gate.baseCostOf && cleanRuns === 0) throw new UsageError(`--gate compare takes ${TAXED}'s cost from its clean runs: --clean-runs must be at least 1`)
   const levels = (values.levels ?? '5,10,20').split(',').map((text) => {
     const level = Number(text)
     if (!(level > 0)) throw new UsageError(`--levels wants percentages > 0, got "${text}"`)
     return level
   })
-  const extra = values.targets ? ['--targets', values.targets] : []
+  const extra = [...(values.targets ? ['--targets', values.targets] : []), ...(values.alpha ? ['--alpha', values.alpha] : [])]
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'calibrate-'))
   const print = (line) => stdout.write(line + '\n')
   try {
-    const baselineFile = path.join(dir, 'baseline.json')
-    const baseline = await benchRun([...extra, '--json', baselineFile], baselineFile)
-    const cleanCost = costOf(baseline.result)
-    print(`baseline: ${TAXED} ${cleanCost.toFixed(2)} µs/req, cpu ${TAXED}/node-http ${gateValue(baseline.result).toFixed(3)} (${baseline.seconds.toFixed(0)} s)`)
-
-    const measure = (label, count, args) => series(label, count, [...extra, '--baseline', baselineFile, ...args], { dir, print, cleanCost })
+    const setup = await gate.setUp({ extra, dir, print })
+    const measure = (label, count, args) => series(label, count, [...setup.args, ...args], { gate, dir, print, cleanCost: setup.cleanCost })
     const clean = await measure('clean', cleanRuns, [])
     const table = [{ level: 0, count: cleanRuns, ...clean }]
-    for (const level of levels) {
+    const cleanCost = setup.cleanCost ?? median(clean.baseCosts)
+    if (gate.baseCostOf) print(`${TAXED}: ${cleanCost.toFixed(2)} µs/req, the median of the clean runs' base sides`)
+    for (const level of runs > 0 ? levels : []) {
       const micros = cleanCost * level / 100
       const taxed = await measure(`+${level} %`, runs, ['--cpu-tax', `${TAXED}=${micros.toFixed(3)}`])
       table.push({ level, micros, count: runs, ...taxed })
       if (taxed.alarms / runs >= MIN_CATCH_SHARE) break
     }
 
-    print(`\nThe gate on this machine (alpha 0.01, ${extra.length ? values.targets : 'the ci targets'}):`)
+    print(`\nThe ${values.gate} gate on this machine (${extra.length ? extra.join(' ') : 'its own targets and alpha'}):`)
     for (const row of table.filter((r) => r.count > 0)) {
       const what = row.level === 0 ? 'clean: false alarms' : `+${row.level} % (${row.micros.toFixed(2)} µs/req added, measured ${signed(row.measuredChange)}): caught`
       print(`  ${what.padEnd(52)} ${row.alarms} of ${row.count}${row.otherFailures ? `  (${row.otherFailures} runs failed on something else)` : ''}`)
@@ -83,52 +93,92 @@ async function main (argv, { stdout }) {
   }
 }
 
-// `count` runs of bench:ci with `args`: how many raised the gate's alarm,
-// how many failed on something else, and the taxed target's measured cost
-// against the clean baseline's.
-async function series (label, count, args, { dir, print, cleanCost }) {
+/**
+ * The gates: how to set one up (the arguments every run gets, and fixed's
+ * clean cost), how to run it, and what a run's result says: whether it
+ * raised the alarm, on fixed's figure (`value`, `change`, `pValue`), and
+ * fixed's measured cost (the taxed side's).
+ */
+const GATES = {
+  ci: {
+    script: [path.join(__dirname), '--mode', 'ci'],
+    async setUp ({ extra, dir, print }) {
+      const baselineFile = path.join(dir, 'baseline.json')
+      const baseline = await gateRun(this, [...extra, '--json', baselineFile], baselineFile)
+      const cleanCost = this.costOf(baseline.result)
+      print(`baseline: ${TAXED} ${cleanCost.toFixed(2)} µs/req, cpu ${TAXED}/node-http ${baseline.result.ratios.find((r) => r.name === `cpu ${TAXED}/node-http`).value.toFixed(3)} (${baseline.seconds.toFixed(0)} s)`)
+      return { args: [...extra, '--baseline', baselineFile], cleanCost }
+    },
+    readRun (result) {
+      const gate = result.baseline.find((b) => b.name === `cpu ${TAXED}/node-http`)
+      return { alarm: gate.holds === false, what: `cpu ${TAXED}/node-http ${gate.value.toFixed(3)}`, change: gate.change, pValue: gate.pValue }
+    },
+    costOf (result) {
+      return median(result.runs.filter((run) => run.target === TAXED).map((run) => run.cpuMicrosPerRequest))
+    }
+  },
+  compare: {
+    script: [path.join(__dirname, 'compare.js'), '--base', 'HEAD'],
+    async setUp ({ extra }) {
+      // Fixed's cost as the comparison measures it (side by side with its
+      // base, which changes it) comes from the clean runs' base sides.
+      return { args: extra, cleanCost: null }
+    },
+    readRun (result) {
+      const fixed = result.comparisons.find((c) => c.target === TAXED)
+      const cpu = fixed.metrics.cpuMicrosPerRequest
+      return { alarm: result.failures.length > 0, what: `${TAXED} ${cpu.base.toFixed(1)} -> ${cpu.head.toFixed(1)} µs, ${fixed.verdict}`, change: cpu.change, pValue: cpu.pWorse }
+    },
+    costOf (result) {
+      return result.comparisons.find((c) => c.target === TAXED).metrics.cpuMicrosPerRequest.head
+    },
+    baseCostOf (result) {
+      return result.comparisons.find((c) => c.target === TAXED).metrics.cpuMicrosPerRequest.base
+    }
+  }
+}
+
+// `count` runs of the gate with `args`: how many raised the alarm, how many
+// failed on something else, and the taxed target's measured change (the
+// median over the runs: against the clean cost for ci, against the run's
+// own base side for compare).
+async function series (label, count, args, { gate, dir, print, cleanCost }) {
   let alarms = 0
   let otherFailures = 0
   const changes = []
+  const baseCosts = []
   for (let i = 1; i <= count; i++) {
     const file = path.join(dir, 'run.json')
-    const { result, seconds } = await benchRun([...args, '--json', file], file)
-    const gate = result.baseline.find((b) => b.name === `cpu ${TAXED}/node-http`)
-    const alarm = gate.holds === false
-    if (alarm) alarms++
-    if (!alarm && result.failures?.length) otherFailures++
-    changes.push(costOf(result))
-    print(`  ${label.padEnd(7)} run ${String(i).padStart(2)}/${count}: cpu ${TAXED}/node-http ${gate.value.toFixed(3)} ` +
-      `(${signed(gate.change)}, p = ${gate.pValue.toPrecision(2)}) ${alarm ? 'ALARM' : 'quiet'}  ${seconds.toFixed(0)} s`)
+    const { result, seconds } = await gateRun(gate, [...args, '--json', file], file)
+    const run = gate.readRun(result)
+    if (run.alarm) alarms++
+    if (!run.alarm && result.failures?.length) otherFailures++
+    changes.push(gate.baseCostOf ? run.change : gate.costOf(result) / cleanCost - 1)
+    if (gate.baseCostOf) baseCosts.push(gate.baseCostOf(result))
+    print(`  ${label.padEnd(7)} run ${String(i).padStart(2)}/${count}: ${run.what} ` +
+      `(${signed(run.change)}, p = ${run.pValue.toPrecision(2)}) ${run.alarm ? 'ALARM' : 'quiet'}  ${seconds.toFixed(0)} s`)
   }
-  return { alarms, otherFailures, measuredChange: changes.length ? median(changes) / cleanCost - 1 : null }
-}
-
-function costOf (result) {
-  return median(result.runs.filter((run) => run.target === TAXED).map((run) => run.cpuMicrosPerRequest))
-}
-
-function gateValue (result) {
-  return result.ratios.find((r) => r.name === `cpu ${TAXED}/node-http`).value
+  return { alarms, otherFailures, measuredChange: changes.length ? median(changes) : null, baseCosts }
 }
 
 function signed (change) {
   return `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)} %`
 }
 
-// `node bench --mode ci ...args`, in a process of its own; resolves to its
+// The gate's command with `args`, in a process of its own; resolves to its
 // --json result and how long it took. Its exit code is not the verdict: the
 // result says which check failed.
-function benchRun (args, jsonFile) {
+function gateRun (gate, args, jsonFile) {
   const started = Date.now()
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(__dirname), '--mode', 'ci', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CI: 'true' } })
+    const child = spawn(process.execPath, [...gate.script, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CI: 'true' } })
     let stderr = ''
     child.stderr.on('data', (chunk) => { stderr += chunk })
     child.on('error', reject)
     child.on('close', (code) => {
-      if (code === 2 || !fs.existsSync(jsonFile)) return reject(new Error(`bench ${args.join(' ')} exited ${code}:\n${stderr}`))
+      if (code === 2 || !fs.existsSync(jsonFile)) return reject(new Error(`${gate.script.join(' ')} ${args.join(' ')} exited ${code}:\n${stderr}`))
       const result = JSON.parse(fs.readFileSync(jsonFile, 'utf8'))
+      fs.rmSync(jsonFile)
       resolve({ result, seconds: (Date.now() - started) / 1000 })
     })
   })

@@ -60,8 +60,8 @@ function renderTable (result) {
 function readingNotes ({ alpha, alphaPerTarget, maxRegression, comparisons }) {
   const confidence = `${+((1 - 2 * alphaPerTarget) * 100).toFixed(1)} %`
   return [
-    'Figures are medians over the rounds; a change is the geometric mean of the rounds\' head/base ratios.',
-    `Only CPU per request gates: interval = the ${confidence} interval of its change, p = one-sided, exact sign-flip test over the ${comparisons[0]?.rounds ?? 0} rounds' pairs`,
+    'Figures are medians over the rounds; a change is the Hodges-Lehmann estimate from the rounds\' head/base ratios.',
+    `Only CPU per request gates: interval = the ${confidence} interval of its change, p = one-sided, exact Wilcoxon signed-rank test over the ${comparisons[0]?.rounds ?? 0} rounds' pairs`,
     `(alpha ${alpha} over ${comparisons.length} target(s)); a REGRESSION is significant and its interval reaches the ${percent(maxRegression)} allowance.`
   ]
 }

@@ -26,11 +26,11 @@ const { MAX_SIGN_FLIP_ROUNDS } = require('./stats')
 const DEFAULTS = {
   targets: ['fixed', 'fixed-304', 'fast'],
   connections: 50,
-  warmup: 1,
-  duration: 3,
+  warmup: 0.75,
+  duration: 2,
   warmupRequests: 200,
   requests: 100,
-  rounds: 8,
+  rounds: 12,
   maxRegression: 5,
   alpha: 0.05
 }

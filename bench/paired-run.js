@@ -13,6 +13,7 @@
 
 const path = require('node:path')
 const { startTarget } = require('./target-process')
+const autocannon = require('autocannon')
 const { taxedStart, requestHeaders, load, summarizeRun } = require('./run')
 
 const SIDES = ['base', 'head']
@@ -54,22 +55,103 @@ async function runPair (target, definition, round, order, protocol, { trees, tax
     }
     const headers = {}
     for (const side of order) headers[side] = await requestHeaders(servers[side], { conditional, headers: targetHeaders })
-    // A leaking target gets a count of requests, the others seconds.
-    const warmup = leaking ? { amount: protocol.warmupRequests } : { duration: protocol.warmup }
-    const measured = leaking ? { amount: protocol.requests } : { duration: protocol.duration }
-    const both = (phase) => Promise.all(order.map((side) => load(servers[side].url, headers[side], protocol.connections, phase)))
-    const warmedUp = warmup.amount > 0 || warmup.duration > 0 ? await both(warmup) : order.map(() => ({ perSecond: [] }))
-    const before = await Promise.all(order.map((side) => servers[side].usage()))
-    const loads = await both(measured)
-    const after = await Promise.all(order.map((side) => servers[side].usage()))
     const pair = { target, round, first: order[0] }
-    order.forEach((side, i) => {
-      pair[side] = summarizeRun(target, round, loads[i].result, { warmup: warmedUp[i].perSecond, measured: loads[i].perSecond }, before[i], after[i])
-    })
+    const measured = leaking
+      ? await measureByCount(servers, headers, order, protocol)
+      : await measureWindow(servers, headers, order, protocol)
+    order.forEach((side, i) => { pair[side] = { target, round, side, ...measured[i] } })
     return pair
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()))
   }
 }
+
+/**
+ * Load both servers at once for warm-up + duration seconds, and measure the
+ * same window of `duration` seconds on both: CPU time from each server's
+ * probe, read for both at the window's start and at its end, and the
+ * responses that arrived in between. (Each autocannon run measuring
+ * itself would not do: a run stops at its next once-a-second sample after
+ * its time is up, so one side could run a second longer than the other,
+ * alone and cheaper, and that round's pair would be off by a third.)
+ */
+async function measureWindow (servers, headers, order, protocol) {
+  const loads = order.map((side) => startLoad(servers[side].url, headers[side], protocol.connections))
+  try {
+    await sleep(protocol.warmup * 1000)
+    const before = await Promise.all(order.map((side) => servers[side].usage()))
+    const started = process.hrtime.bigint()
+    for (const load of loads) load.recording = true
+    await sleep(protocol.duration * 1000)
+    for (const load of loads) load.recording = false
+    const after = await Promise.all(order.map((side) => servers[side].usage()))
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9
+    const results = await Promise.all(loads.map((load) => load.stop()))
+    return loads.map((load, i) => windowFigures(load, results[i], before[i], after[i], seconds))
+  } finally {
+    // Stopped already unless something above threw.
+    for (const load of loads) load.stop().catch(() => {})
+  }
+}
+
+// An autocannon run that goes on until stopped, counting the responses,
+// their statuses and latencies while `recording` is set.
+function startLoad (url, headers, connections) {
+  let instance
+  const done = new Promise((resolve, reject) => {
+    instance = autocannon({ url, headers, connections, duration: 3600 }, (err, result) => err ? reject(err) : resolve(result))
+  })
+  const load = { recording: false, responses: 0, statuses: {}, latencies: [] }
+  instance.on('response', (client, statusCode, resBytes, responseTime) => {
+    if (!load.recording) return
+    load.responses++
+    load.statuses[statusCode] = (load.statuses[statusCode] || 0) + 1
+    load.latencies.push(responseTime)
+  })
+  load.stop = () => {
+    instance.stop()
+    return done
+  }
+  return load
+}
+
+function windowFigures ({ responses, statuses, latencies }, result, before, after, seconds) {
+  const cpuMillis = after.cpuMillis === null || before.cpuMillis === null ? null : after.cpuMillis - before.cpuMillis
+  const status2xx = Object.entries(statuses).filter(([code]) => code >= 200 && code < 300).reduce((sum, [, n]) => sum + n, 0)
+  const status304 = statuses[304] || 0
+  latencies.sort((a, b) => a - b)
+  const percentile = (share) => latencies.length === 0 ? null : latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]
+  return {
+    durationSeconds: seconds,
+    responses,
+    requestsPerSecond: responses / seconds,
+    latencyP50: percentile(0.5),
+    latencyP99: percentile(0.99),
+    status2xx,
+    status304,
+    statusOther: responses - status2xx - status304,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    peakRssBytes: after.peakRssBytes,
+    cpuMillis,
+    cpuMicrosPerRequest: responses === 0 || cpuMillis === null ? null : cpuMillis * 1000 / responses
+  }
+}
+
+// A leaking target (slow) by request counts, as the bench measures it: both
+// sides loaded at once, each measured over its own run.
+async function measureByCount (servers, headers, order, protocol) {
+  const both = (amount) => Promise.all(order.map((side) => load(servers[side].url, headers[side], protocol.connections, { amount })))
+  if (protocol.warmupRequests > 0) await both(protocol.warmupRequests)
+  const before = await Promise.all(order.map((side) => servers[side].usage()))
+  const loads = await both(protocol.requests)
+  const after = await Promise.all(order.map((side) => servers[side].usage()))
+  return order.map((side, i) => {
+    const { target, round, warmupPerSecond, perSecond, ...figures } = summarizeRun(null, null, loads[i].result, { warmup: [], measured: [] }, before[i], after[i])
+    return figures
+  })
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 module.exports = { runPairs, SIDES }

@@ -168,38 +168,56 @@ function checkRequirements (runs, { errorFree, timeoutFree, shedding = [] }, con
 /**
  * The change from `base` to `head`, measured in pairs: `base[i]` and
  * `head[i]` come from the same round (bench:compare measures them at the
- * same time). The change is the geometric mean of the rounds' head/base
- * ratios, minus one; `pWorse` and `pBetter` are one-sided p-values of an
- * exact sign-flip permutation test on the rounds' log ratios (under no
- * change, each round's ratio is as likely above 1 as below: a paired
- * design needs no more than that), and `interval` holds the changes that
- * test does not reject at `alpha` on either side: a 1 - 2 alpha interval.
- * Rounds where a figure is missing are left out. Returns { rounds, change,
- * interval: [low, high], pWorse, pBetter, resolvable }, where resolvable is
- * false when there are too few rounds for any p-value under `alpha` (the
- * interval is then unbounded).
+ * same time). On the rounds' log ratios: the exact Wilcoxon signed-rank
+ * test (one-sided p-values `pWorse`, head higher, and `pBetter`), the
+ * Hodges-Lehmann estimate of the change (the median of the pairwise means
+ * of the log ratios), and the changes that test does not reject at
+ * `alpha` on either side as `interval`, a 1 - 2 alpha interval. Ranks, not
+ * values: one round disturbed by the machine moves the verdict by one rank
+ * (a mean-based test lets it carry the whole run; such rounds were seen
+ * here). Rounds where a figure is missing are left out. Returns { rounds,
+ * change, interval: [low, high], pWorse, pBetter, resolvable }; resolvable
+ * is false when there are too few rounds for any p-value under `alpha`
+ * (the interval is then unbounded).
  */
 function pairedChange (base, head, { alpha }) {
   const logs = base.map((b, i) => Math.log(head[i] / b)).filter(Number.isFinite)
   const rounds = logs.length
   if (rounds === 0) return { rounds, change: null, interval: [null, null], pWorse: null, pBetter: null, resolvable: false }
   if (rounds > MAX_SIGN_FLIP_ROUNDS) throw new RangeError(`pairedChange: at most ${MAX_SIGN_FLIP_ROUNDS} rounds, got ${rounds}`)
-  const mean = logs.reduce((sum, v) => sum + v, 0) / rounds
-  const negated = logs.map((v) => -v)
+  const pAbove = (shift) => signedRankPValue(logs.map((v) => v - shift))
+  const pBelow = (shift) => signedRankPValue(logs.map((v) => shift - v))
   const resolvable = 2 ** -rounds < alpha
-  const shifted = (values, by) => values.map((v) => v - by)
-  // Each bound is where the one-sided test stops rejecting: the p-value is
+  // Each bound is where a one-sided test stops rejecting: its p-value is
   // monotone in the shift, so bisection finds it.
-  const low = resolvable ? boundary(logs, (shift) => signFlipPValue(shifted(logs, shift)) > alpha) : -Infinity
-  const high = resolvable ? boundary(logs, (shift) => signFlipPValue(shifted(negated, -shift)) <= alpha) : Infinity
+  const low = resolvable ? boundary(logs, (shift) => pAbove(shift) > alpha) : -Infinity
+  const high = resolvable ? boundary(logs, (shift) => pBelow(shift) <= alpha) : Infinity
+  const walshAverages = logs.flatMap((a, i) => logs.slice(i).map((b) => (a + b) / 2))
   return {
     rounds,
-    change: Math.exp(mean) - 1,
+    change: Math.exp(median(walshAverages)) - 1,
     interval: [Math.exp(low) - 1, Math.exp(high) - 1],
-    pWorse: signFlipPValue(logs),
-    pBetter: signFlipPValue(negated),
+    pWorse: pAbove(0),
+    pBetter: pBelow(0),
     resolvable
   }
+}
+
+/**
+ * One-sided p-value of the exact Wilcoxon signed-rank test that `values`
+ * lie above 0: the sign-flip test on their signed ranks (ties get their
+ * mean rank; zeros count as neither side, with rank).
+ */
+function signedRankPValue (values) {
+  const order = values.map((v, i) => [Math.abs(v), i]).sort((a, b) => a[0] - b[0])
+  const ranks = new Array(values.length)
+  for (let start = 0; start < order.length;) {
+    let end = start
+    while (end + 1 < order.length && order[end + 1][0] === order[start][0]) end++
+    for (let k = start; k <= end; k++) ranks[order[k][1]] = (start + end) / 2 + 1
+    start = end + 1
+  }
+  return signFlipPValue(values.map((v, i) => Math.sign(v) * ranks[i]))
 }
 
 // 2^16 sign assignments, each summed over 16 rounds: a few milliseconds.
@@ -236,4 +254,4 @@ function boundary (values, isAbove) {
   return (below + above) / 2
 }
 
-module.exports = { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, pairedChange, signFlipPValue, MAX_SIGN_FLIP_ROUNDS, spread, summarizeTargets, checkRequirements }
+module.exports = { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, pairedChange, signFlipPValue, signedRankPValue, MAX_SIGN_FLIP_ROUNDS, spread, summarizeTargets, checkRequirements }
