@@ -4,16 +4,18 @@
 // base tree and from the head tree, each in a fresh process, and loads the
 // two at the same time, each with its own autocannon instance. Whatever the
 // machine does during a round (a neighbour's burst, a frequency step, the
-// load generator's share of the cores) falls on both sides of its pair.
-// Measured here: CPU per request of a server moved by 40 % from one
-// second to the next, while base and head loaded side by side moved
-// together (docs/ci-gate.md, "Gate a change against its base", has the
-// figures). Which side starts and is loaded first alternates ABBA over the
-// rounds, so that any advantage of going first cancels too.
+// load generator's share of the cores) falls on both sides of its pair:
+// measured one after the other, two copies of the same server disagreed
+// far more than measured together (docs/ci-gate.md, "Gate a change against
+// its base", has the figures). Which side starts and is loaded first
+// alternates ABBA over the rounds, so that any advantage of going first
+// cancels too.
 
+const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
-const { startTarget } = require('./target-process')
 const autocannon = require('autocannon')
+const { startTarget } = require('./target-process')
 const { taxedStart, requestHeaders, load, summarizeRun } = require('./run')
 
 const SIDES = ['base', 'head']
@@ -45,12 +47,17 @@ async function runPairs (protocol, { definitions, trees, cpuTax = {}, onRound = 
 }
 
 async function runPair (target, definition, round, order, protocol, { trees, taxMicros }) {
-  const { entry, conditional, env, leaking, headers: targetHeaders = {}, processTree } = definition
+  const { entry, conditional, env, leaking, headers: targetHeaders = {}, stdout, processTree } = definition
   const servers = {}
+  // A target whose stdout is a file (the logging story's) writes into one
+  // of these, removed after.
+  const stdoutFiles = Object.fromEntries(SIDES.map((side) => [side, stdout
+    ? { kind: stdout, file: path.join(os.tmpdir(), `seed-compare-${side}-${target}-${process.pid}.log`) }
+    : null]))
   try {
     for (const side of order) {
       const start = taxedStart(env, side === 'head' ? taxMicros : 0)
-      servers[side] = await startTarget(path.resolve(trees[side], entry), { ...start, processTree, cwd: trees[side] })
+      servers[side] = await startTarget(path.resolve(trees[side], entry), { ...start, stdout: stdoutFiles[side], processTree, cwd: trees[side] })
         .catch((err) => { throw Object.assign(new Error(`${side}'s ${target} did not start: ${err.message}`), { side }) })
     }
     const headers = {}
@@ -63,6 +70,7 @@ async function runPair (target, definition, round, order, protocol, { trees, tax
     return pair
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()))
+    for (const file of Object.values(stdoutFiles)) if (file) fs.rmSync(file.file, { force: true })
   }
 }
 
