@@ -58,8 +58,18 @@ const STORY_TARGETS = {
   cluster: { entry: 'stories/cluster', processTree: true, about: 'fixed as one worker per core behind node:cluster' }
 }
 
+/**
+ * Run only when named (--targets): a bare restify route sending fixed's
+ * bytes, the ceiling for a restify server, which splits fixed's distance to
+ * node-http into restify's share and fixed's own (docs/benchmark.md, "How
+ * far fixed is from the ceiling").
+ */
+const NAMED_ONLY_TARGETS = {
+  restify: { entry: 'bench/references/restify.js', about: 'a bare restify route sending fixed\'s bytes and headers, built once: the ceiling for restify' }
+}
+
 const CASE_STUDY_TARGETS = Object.keys(TARGETS)
-Object.assign(TARGETS, STORY_TARGETS)
+Object.assign(TARGETS, STORY_TARGETS, NAMED_ONLY_TARGETS)
 
 // The reference every CPU-per-request figure is divided by: it runs in the
 // same rounds, so a faster or slower machine moves it and the target alike.
@@ -81,6 +91,11 @@ const RATIOS = [
   { name: 'node-http/fastify', of: 'node-http', over: 'fastify', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'cpu fixed/node-http', of: 'fixed', over: 'node-http', metric: 'cpuMicrosPerRequest', better: 'lower' },
   { name: 'cpu fixed/fastify', of: 'fixed', over: 'fastify', metric: 'cpuMicrosPerRequest', better: 'lower' },
+  // No goals: where fixed's distance to the ceiling goes, restify's share
+  // (restify over node-http) and fixed's own (fixed over restify).
+  { name: 'restify/node-http', of: 'restify', over: 'node-http', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'cpu restify/node-http', of: 'restify', over: 'node-http', metric: 'cpuMicrosPerRequest', better: 'lower' },
+  { name: 'cpu fixed/restify', of: 'fixed', over: 'restify', metric: 'cpuMicrosPerRequest', better: 'lower' },
   { name: 'p99 slow-unprotected/slow-protected', of: 'slow-unprotected', over: 'slow-protected', metric: 'latencyP99', better: 'higher' },
   // The stories': the fix's throughput over the line's, and its CPU per
   // request as a share of the line's.

@@ -3,7 +3,7 @@
 // The contract every variant keeps: same resource, same errors, same bytes.
 
 const t = require('tap')
-const { VARIANTS, startInProcess, request } = require('./helper')
+const { VARIANTS, startInProcess, request, drivenClock } = require('./helper')
 const { SEED_PATH, CACHE_CONTROL } = require('../core/seed-contract')
 
 for (const variant of VARIANTS) {
@@ -71,6 +71,19 @@ t.test('all variants send byte-identical bodies for the same seed and clock', as
   }
   t.equal(bodies[1], bodies[0], 'fast sends what slow sends')
   t.equal(bodies[2], bodies[0], 'fixed sends what slow sends')
+})
+
+t.test("the bare restify reference sends fixed's bytes and headers", async (t) => {
+  const clock = drivenClock()
+  const fixed = await request((await startInProcess(t, 'fixed', { seed: 'same', clock })).url)
+  const reference = await startInProcess(t, 'bench/references/restify.js', { seed: 'same', clock })
+  for (let i = 0; i < 2; i++) {
+    const sent = await request(reference.url)
+    t.equal(sent.body, fixed.body, `response ${i + 1}: the same body`)
+    for (const header of ['cache-control', 'content-type', 'content-length', 'etag']) {
+      t.equal(sent.headers[header], fixed.headers[header], `response ${i + 1}: the same ${header}`)
+    }
+  }
 })
 
 t.test('the seed decides the content', async (t) => {
