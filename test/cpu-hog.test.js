@@ -9,7 +9,7 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { ROOT } = require('../tooling/repo')
 const { childrenOf } = require('../bench/target-process')
-const { exitOf } = require('./helper')
+const { exitOf, alive, stateOf, waitFor } = require('./helper')
 
 // CPU time the process has used so far, in clock ticks (/proc/<pid>/stat,
 // fields 14 and 15), or 0 where it cannot be read.
@@ -21,27 +21,6 @@ function cpuTicks (pid) {
   } catch {
     return 0
   }
-}
-
-// The process's state letter from /proc/<pid>/stat (R running, S
-// sleeping, Z exited but not yet reaped), or 'gone'.
-function stateOf (pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]
-  } catch {
-    return 'gone'
-  }
-}
-
-// Still there and not a zombie (an exited process its new parent has not
-// reaped yet burns nothing).
-const alive = (pid) => !['gone', 'Z', 'X'].includes(stateOf(pid))
-
-async function waitFor (test, ms) {
-  const deadline = Date.now() + ms
-  while (!test() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
-  return test()
 }
 
 t.test('a hog killed with SIGKILL leaves no busy process behind', { skip: process.platform === 'linux' ? false : 'reads /proc' }, async (t) => {

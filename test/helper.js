@@ -129,6 +129,28 @@ function statusesOf (received) {
   return [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]))
 }
 
+// The process's state letter from /proc/<pid>/stat (R running, S
+// sleeping, Z exited but not yet reaped), or 'gone'.
+function stateOf (pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]
+  } catch {
+    return 'gone'
+  }
+}
+
+// Still there and not a zombie (an exited process its new parent has not
+// reaped yet burns nothing).
+const alive = (pid) => !['gone', 'Z', 'X'].includes(stateOf(pid))
+
+// Resolves to test()'s value once it is truthy or `ms` have passed.
+async function waitFor (test, ms) {
+  const deadline = Date.now() + ms
+  while (!test() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  return test()
+}
+
 // The Node line .nvmrc names: CI's main line. Tests of the measuring tools
 // (a bench run, the browser's page) run on it only: what they check does not
 // depend on the line, and CI's three npm test runs must fit in their time.
@@ -138,4 +160,4 @@ const skipOffNvmrcLine = process.versions.node.split('.')[0] === NVMRC_LINE
   ? false
   : `checked on Node ${NVMRC_LINE} (.nvmrc), not ${process.version}`
 
-module.exports = { VARIANTS, skipOffNvmrcLine, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }
+module.exports = { VARIANTS, skipOffNvmrcLine, stateOf, alive, waitFor, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }

@@ -2,13 +2,16 @@
 
 // A benchmark target's CPU time and peak memory come from the server itself
 // (tooling/probe.js over IPC), on any platform; /proc, where there is one,
-// is a cross-check. And --cpu-tax's module adds the CPU it promises.
+// is a cross-check. --cpu-tax's module adds the CPU it promises. And a
+// server a tool started ends when the tool is killed.
 
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
+const { spawn } = require('node:child_process')
 const { startTarget } = require('../bench/target-process')
-const { request } = require('./helper')
+const { ROOT } = require('../tooling/repo')
+const { request, alive, stateOf, waitFor, exitOf } = require('./helper')
 
 const REQUESTS = 300
 
@@ -58,4 +61,15 @@ t.test('bench/cpu-tax.js adds its microseconds of CPU to every request', async (
   // less, so half of it is the floor, and more than twice would be a bug.
   t.ok(taxed - plain > TAX_MICROS / 2 && taxed - plain < TAX_MICROS * 2,
     `${plain.toFixed(0)} µs/req plain, ${taxed.toFixed(0)} taxed (+${TAX_MICROS} asked)`)
+})
+
+t.test('a server ends when the tool that started it is killed with SIGKILL', { skip: process.platform === 'linux' ? false : 'reads /proc' }, async (t) => {
+  const tool = spawn(process.execPath, ['-e', `require(${JSON.stringify(path.join(ROOT, 'tooling', 'spawn-server'))})
+    .spawnServer('fixed').then((server) => console.log(server.child.pid))`], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const pid = await new Promise((resolve) => tool.stdout.once('data', (chunk) => resolve(Number(chunk.toString().trim()))))
+  t.teardown(() => { if (alive(pid)) process.kill(pid, 'SIGKILL') })
+  t.ok(alive(pid), `the server ${pid} runs`)
+  tool.kill('SIGKILL')
+  await exitOf(tool)
+  t.ok(await waitFor(() => !alive(pid), 10000), `the server ended with its tool (state now: ${stateOf(pid)})`)
 })

@@ -63,4 +63,8 @@ if (process.send && !cluster.isWorker) {
   })
   // The channel alone must not keep a server alive that has stopped.
   process.channel.unref()
+  // The tool that started this server is gone (killed, crashed, or Ctrl-C
+  // reached it and not this process): stop as SIGTERM stops a server,
+  // gracefully, rather than serve on for nobody.
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'))
 }
