@@ -127,7 +127,10 @@ const GATES = {
     readRun (result) {
       const fixed = result.comparisons.find((c) => c.target === TAXED)
       const cpu = fixed.metrics.cpuMicrosPerRequest
-      return { alarm: result.failures.length > 0, what: `${TAXED} ${cpu.base.toFixed(1)} -> ${cpu.head.toFixed(1)} µs, ${fixed.verdict}`, change: cpu.change, pValue: cpu.pWorse }
+      // An alarm on another target is named: it is a false alarm there.
+      const others = result.comparisons.filter((c) => c.regressed && c.target !== TAXED)
+        .map((c) => `; ${c.target} ${c.verdict} (${c.metrics.cpuMicrosPerRequest.change >= 0 ? '+' : ''}${(c.metrics.cpuMicrosPerRequest.change * 100).toFixed(1)} %, p = ${c.metrics.cpuMicrosPerRequest.pWorse.toPrecision(2)})`)
+      return { alarm: result.failures.length > 0, what: `${TAXED} ${cpu.base.toFixed(1)} -> ${cpu.head.toFixed(1)} µs, ${fixed.verdict}${others.join('')}`, change: cpu.change, pValue: cpu.pWorse }
     },
     costOf (result) {
       return result.comparisons.find((c) => c.target === TAXED).metrics.cpuMicrosPerRequest.head
