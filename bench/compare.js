@@ -12,7 +12,6 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
-const { resolveServerPath } = require('../tooling/server-path')
 const { ROOT } = require('../tooling/repo')
 const { TARGETS, MAX_CONDITIONAL_SECONDS } = require('./goals')
 const { describeMachine, describeVersions } = require('./run')
@@ -22,6 +21,7 @@ const { judgePairs, percent } = require('./compare-verdict')
 const report = require('./compare-report')
 const { renderMachine } = require('./report')
 const { MAX_SIGN_FLIP_ROUNDS } = require('./stats')
+const { parseCpuTax, parseUserTarget } = require('./options')
 
 const DEFAULTS = {
   targets: ['fixed', 'fixed-304', 'fast'],
@@ -106,7 +106,7 @@ function parseOptions (argv) {
   for (const name of builtIn) {
     if (!TARGETS[name]) throw new UsageError(`unknown target "${name}": choose from ${Object.keys(TARGETS).join(', ')}`)
   }
-  const definitions = { ...TARGETS, ...Object.fromEntries(values.target.map(parseUserTarget)) }
+  const definitions = { ...TARGETS, ...Object.fromEntries(values.target.map(parseRepoTarget)) }
   const targets = [...builtIn, ...values.target.map((text) => text.split('=')[0])]
   if (targets.length === 0) throw new UsageError('--targets needs at least one target')
   if (new Set(targets).size !== targets.length) throw new UsageError('a target is named twice')
@@ -133,12 +133,7 @@ function parseOptions (argv) {
   if (targets.some((t) => definitions[t].conditional) && protocol.warmup + protocol.duration > MAX_CONDITIONAL_SECONDS) {
     throw new UsageError(`with a conditional target, --warmup plus --duration must stay within ${MAX_CONDITIONAL_SECONDS} s: fixed's ETag changes once a minute`)
   }
-  const cpuTax = Object.fromEntries(values['cpu-tax'].map((text) => {
-    const match = /^([^=]+)=([0-9.]+)$/.exec(text)
-    if (!match || !(Number(match[2]) > 0)) throw new UsageError(`--cpu-tax wants TARGET=MICROSECONDS (> 0), got "${text}"`)
-    if (!targets.includes(match[1])) throw new UsageError(`--cpu-tax ${match[1]}: not a target of this run`)
-    return [match[1], Number(match[2])]
-  }))
+  const cpuTax = Object.fromEntries(values['cpu-tax'].map((text) => parseCpuTax(text, targets)))
   return {
     base: values.base,
     protocol,
@@ -150,24 +145,15 @@ function parseOptions (argv) {
   }
 }
 
-// NAME=PATH, PATH a server in this repository: the base has it at the same
-// place, or the comparison stops before it starts.
-function parseUserTarget (text) {
-  const match = /^([a-z0-9][a-z0-9._-]*)=(.+)$/i.exec(text)
-  if (!match) throw new UsageError(`--target wants NAME=PATH (a name of letters, digits, ".", "_" or "-"), got "${text}"`)
-  const [, name, file] = match
-  if (TARGETS[name]) throw new UsageError(`--target ${name}: that name is one of the built-in targets`)
-  let entry
-  try {
-    entry = resolveServerPath(file).entry
-  } catch (err) {
-    throw new UsageError(`--target ${name}: ${err.message}`)
-  }
-  const relative = path.relative(ROOT, path.resolve(ROOT, entry))
+// NAME=PATH as the bench takes it, PATH a server in this repository: the
+// base has it at the same place, or the comparison stops before it starts.
+function parseRepoTarget (text) {
+  const [name, definition] = parseUserTarget(text)
+  const relative = path.relative(ROOT, path.resolve(ROOT, definition.entry))
   if (relative.startsWith('..') || path.isAbsolute(relative)) {
-    throw new UsageError(`--target ${name}: ${file} is outside the repository, so the base cannot have it`)
+    throw new UsageError(`--target ${name}: ${text.slice(name.length + 1)} is outside the repository, so the base cannot have it`)
   }
-  return [name, { entry: relative, user: true }]
+  return [name, { ...definition, entry: relative }]
 }
 
 async function main (argv, { stdout, stderr }) {
