@@ -117,6 +117,8 @@ function checkOutBase (commit, { root = ROOT, log = () => {} } = {}) {
 }
 
 function installDependencies (dir, root, log) {
+  // A node_modules the commit itself holds (a link, say) gives way to the install.
+  fs.rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true })
   const lockfile = (tree) => readOrNull(path.join(tree, 'package-lock.json'))
   const baseLock = lockfile(dir)
   if (baseLock === null) throw new UsageError('the base has no package-lock.json: it cannot be installed as CI installs it (npm ci)')
