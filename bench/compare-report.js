@@ -25,7 +25,7 @@ function renderProtocol (protocol, { leaking }) {
   return [
     `Protocol: ${protocol.targets.join(', ')}; ${protocol.rounds} rounds, each target's base and head started fresh in each round and loaded at the same time,`,
     `  autocannon -c ${protocol.connections} on each, ${protocol.warmup} s warm-up then ${protocol.duration} s measured;` +
-      ' which side starts first alternates ABBA' +
+      ' which side is loaded first alternates ABBA' +
       (leaking.length > 0 ? `;\n  ${leaking.join(', ')} by request counts: ${protocol.warmupRequests} warm-up, ${protocol.requests} measured` : '')
   ].join('\n')
 }

@@ -44,7 +44,7 @@ afterwards) and installed from its own lockfile (the head's node_modules
 when the lockfiles are the same; else npm ci, kept in .cache/compare/).
 Each round starts every target from both trees in fresh processes and
 loads base and head at the same time, so the machine's ups and downs fall
-on both; which side starts first alternates ABBA.
+on both; which side is loaded first alternates ABBA.
 
 Options:
   --base REF            the commit to compare with (default: the merge base
