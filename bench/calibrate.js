@@ -18,6 +18,7 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
 const { median } = require('./stats')
+const { percent: signed } = require('./compare-verdict')
 
 const TAXED = 'fixed'
 // "At least 19 times in 20" and "at most 1 false alarm in 20", as shares.
@@ -129,7 +130,7 @@ const GATES = {
       const cpu = fixed.metrics.cpuMicrosPerRequest
       // An alarm on another target is named: it is a false alarm there.
       const others = result.comparisons.filter((c) => c.regressed && c.target !== TAXED)
-        .map((c) => `; ${c.target} ${c.verdict} (${c.metrics.cpuMicrosPerRequest.change >= 0 ? '+' : ''}${(c.metrics.cpuMicrosPerRequest.change * 100).toFixed(1)} %, p = ${c.metrics.cpuMicrosPerRequest.pWorse.toPrecision(2)})`)
+        .map((c) => `; ${c.target} ${c.verdict} (${signed(c.metrics.cpuMicrosPerRequest.change)}, p = ${c.metrics.cpuMicrosPerRequest.pWorse.toPrecision(2)})`)
       return { alarm: result.failures.length > 0, what: `${TAXED} ${cpu.base.toFixed(1)} -> ${cpu.head.toFixed(1)} µs, ${fixed.verdict}${others.join('')}`, change: cpu.change, pValue: cpu.pWorse }
     },
     costOf (result) {
@@ -162,10 +163,6 @@ async function series (label, count, args, { gate, dir, print, cleanCost }) {
       `(${signed(run.change)}, p = ${run.pValue.toPrecision(2)}) ${run.alarm ? 'ALARM' : 'quiet'}  ${seconds.toFixed(0)} s`)
   }
   return { alarms, otherFailures, measuredChange: changes.length ? median(changes) : null, baseCosts }
-}
-
-function signed (change) {
-  return `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)} %`
 }
 
 // The gate's command with `args`, in a process of its own; resolves to its

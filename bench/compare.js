@@ -21,7 +21,7 @@ const { judgePairs, percent } = require('./compare-verdict')
 const report = require('./compare-report')
 const { renderMachine } = require('./report')
 const { MAX_SIGN_FLIP_ROUNDS } = require('./stats')
-const { parseCpuTax, parseUserTarget } = require('./options')
+const { parseTargets, parseCpuTax, parseUserTarget } = require('./options')
 
 const DEFAULTS = {
   targets: ['fixed', 'fixed-304', 'fast'],
@@ -102,13 +102,9 @@ function parseOptions (argv) {
     'github-benchmark-json': { type: 'string' },
     'cpu-tax': { type: 'string', multiple: true, default: [] }
   })
-  const builtIn = values.targets === undefined ? DEFAULTS.targets : values.targets.split(',').map((name) => name.trim()).filter(Boolean)
-  for (const name of builtIn) {
-    if (!TARGETS[name]) throw new UsageError(`unknown target "${name}": choose from ${Object.keys(TARGETS).join(', ')}`)
-  }
+  const builtIn = values.targets === undefined ? DEFAULTS.targets : parseTargets(values.targets)
   const definitions = { ...TARGETS, ...Object.fromEntries(values.target.map(parseRepoTarget)) }
   const targets = [...builtIn, ...values.target.map((text) => text.split('=')[0])]
-  if (targets.length === 0) throw new UsageError('--targets needs at least one target')
   if (new Set(targets).size !== targets.length) throw new UsageError('a target is named twice')
 
   const alpha = numberOption('alpha', values.alpha, DEFAULTS.alpha, { min: 0, max: 1 })

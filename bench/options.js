@@ -184,4 +184,4 @@ function parseCpuTax (text, targets) {
   return [match[1], Number(match[2])]
 }
 
-module.exports = { parseOptions, parseCpuTax, parseUserTarget, USAGE }
+module.exports = { parseOptions, parseTargets, parseCpuTax, parseUserTarget, USAGE }

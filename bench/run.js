@@ -8,9 +8,9 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const http = require('node:http')
-const { execFileSync } = require('node:child_process')
 const autocannon = require('autocannon')
 const { startTarget } = require('./target-process')
+const { describeHead } = require('./base-tree')
 
 const CPU_TAX = path.join(__dirname, 'cpu-tax.js')
 
@@ -186,12 +186,11 @@ function describeVersions () {
 // it; null outside a git checkout.
 function currentCommit () {
   try {
-    const git = (...args) => execFileSync('git', args, { cwd: path.join(__dirname, '..'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
-    const commit = git('rev-parse', 'HEAD')
-    return git('status', '--porcelain', '--untracked-files=no') === '' ? commit : `${commit}+changes`
+    const { commit, dirty } = describeHead()
+    return dirty ? `${commit}+changes` : commit
   } catch {
     return null
   }
 }
 
-module.exports = { runComparison, describeMachine, describeVersions, currentCommit, taxedStart, requestHeaders, load, summarizeRun }
+module.exports = { runComparison, describeMachine, describeVersions, taxedStart, requestHeaders, load, summarizeRun }
