@@ -110,6 +110,13 @@ const RATIOS = [
   { name: 'backend-fixed/backend-pooled', of: 'backend-fixed', over: 'backend-pooled', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'backend-fixed/backend-slow', of: 'backend-fixed', over: 'backend-slow', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'cpu backend-fixed/backend-slow', of: 'backend-fixed', over: 'backend-slow', metric: 'cpuMicrosPerRequest', better: 'lower' },
+  { name: 'cpu backend-pooled/backend-slow', of: 'backend-pooled', over: 'backend-slow', metric: 'cpuMicrosPerRequest', better: 'lower' },
+  { name: 'cpu backend-fixed/backend-pooled', of: 'backend-fixed', over: 'backend-pooled', metric: 'cpuMicrosPerRequest', better: 'lower' },
+  // The story's point: with the pool and the cache, the story's server costs
+  // what the case study's fixed costs, the backend no longer in the way.
+  // Reported, not enforced: under `npm run cpu-hog` its rounds' pairs spread
+  // from 0.94 to 1.57 here (docs/stories.md), too wide for a goal near 1.
+  { name: 'cpu backend-fixed/fixed', of: 'backend-fixed', over: 'fixed', metric: 'cpuMicrosPerRequest', better: 'lower' },
   // One process over the cluster: on a machine whose cores the load
   // generator shares, the story's claim is that this stays near 1.
   { name: 'fixed/cluster', of: 'fixed', over: 'cluster', metric: 'requestsPerSecond', better: 'higher' },
@@ -185,9 +192,11 @@ const MODES = {
       goals: { 'logging-fixed/logging-slow': 4 }
     },
     crypto: { targets: ['crypto-slow', 'crypto-fixed'], goals: { 'crypto-fixed/crypto-slow': 100 } },
+    // On CPU per request: the throughput ratios moved with the load
+    // generator's share of the two cores (docs/stories.md).
     backend: {
-      targets: ['backend-slow', 'backend-pooled', 'backend-fixed'],
-      goals: { 'backend-pooled/backend-slow': 1.8, 'backend-fixed/backend-pooled': 3, 'cpu backend-fixed/backend-slow': 0.15 }
+      targets: ['backend-slow', 'backend-pooled', 'backend-fixed', 'fixed'],
+      goals: { 'cpu backend-pooled/backend-slow': 0.5, 'cpu backend-fixed/backend-pooled': 0.3, 'cpu backend-fixed/backend-slow': 0.15 }
     },
     // Where autocannon and the server share two cores, a second process has
     // no idle core to use: one process serves at least what the cluster

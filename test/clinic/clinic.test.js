@@ -91,9 +91,13 @@ const STORIES = [
   // console.log does not block, and the profile changes with the pipe's load).
   { server: 'stories/logging/slow.js', hottest: /^writeSync$/, line: /console\.log\(/, why: 'the synchronous write of each log line on top' },
   { server: 'stories/crypto/slow.js', hottest: /^pbkdf2Sync$/, line: /crypto\.pbkdf2Sync\(/, why: 'the key derivation on top' },
-  // Opening connections (12-17 % of samples in ten runs here) and writing
-  // the responses (8-11 %) come close: on CI the writes came first once.
-  { server: 'stories/backend/slow.js', hottest: /^internalConnect$/, among: 2, atLeast: 0.08, line: null, why: 'a TCP connection opened per request among the two hottest' }
+  // Opening connections and writing the responses come close (12-17 % and
+  // 8-11 % of samples on an Intel Xeon, 8.5-11.8 % and 7.5-8.4 % on an AMD
+  // EPYC, where each write costs more): on CI the writes came first once.
+  // A share of samples moves with the CPU, so what holds the claim beside
+  // the rank is the contrast: in the story's fixed, whose pool keeps its
+  // connections, internalConnect is not among the hottest at all.
+  { server: 'stories/backend/slow.js', hottest: /^internalConnect$/, among: 2, goneIn: 'stories/backend/fixed.js', line: null, why: 'a TCP connection opened per request among the two hottest, gone with the pool' }
 ]
 for (const story of STORIES) {
   t.test(`flame on ${story.server}: ${story.why}${story.line ? ', and the story\'s line leading to it' : ''}`, async (t) => {
@@ -103,7 +107,12 @@ for (const story of STORIES) {
     const found = hottest.find((frame) => story.hottest.test(frame.functionName))
     const seen = hottest.map((frame) => `${frame.functionName} ${(frame.share * 100).toFixed(1)} %`).join(', ')
     t.ok(found, `the story's work is ${hottest.length === 1 ? 'the hottest frame' : `among the ${hottest.length} hottest frames`}: ${seen}`)
-    if (story.atLeast) t.ok(found?.share >= story.atLeast, `with at least ${story.atLeast * 100} % of the samples: ${seen}`)
+    if (story.goneIn) {
+      const fixed = await diagnose('flame', story.goneIn, { ...options, duration: 2 })
+      t.equal(fixed.code, 0, fixed.error)
+      const fixedSeen = fixed.frames.map((frame) => `${frame.functionName} ${(frame.share * 100).toFixed(1)} %`).join(', ')
+      t.notOk(fixed.frames.some((frame) => story.hottest.test(frame.functionName)), `and not among the ${fixed.frames.length} hottest of ${story.goneIn}: ${fixedSeen}`)
+    }
     if (!story.line) return
     const [ours] = result.ownByTotal
     const [file, line] = ours.location.split(':')
