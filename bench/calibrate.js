@@ -154,6 +154,7 @@ async function series (label, count, args, { gate, dir, print, cleanCost }) {
   for (let i = 1; i <= count; i++) {
     const file = path.join(dir, 'run.json')
     const { result, seconds } = await gateRun(gate, [...args, '--json', file], file)
+    fs.rmSync(file) // the next run writes its own; the baseline (ci) stays
     const run = gate.readRun(result)
     if (run.alarm) alarms++
     if (!run.alarm && result.failures?.length) otherFailures++
@@ -178,7 +179,6 @@ function gateRun (gate, args, jsonFile) {
     child.on('close', (code) => {
       if (code === 2 || !fs.existsSync(jsonFile)) return reject(new Error(`${gate.script.join(' ')} ${args.join(' ')} exited ${code}:\n${stderr}`))
       const result = JSON.parse(fs.readFileSync(jsonFile, 'utf8'))
-      fs.rmSync(jsonFile)
       resolve({ result, seconds: (Date.now() - started) / 1000 })
     })
   })
@@ -186,6 +186,6 @@ function gateRun (gate, args, jsonFile) {
 
 const command = { name: 'bench:calibrate', usage: USAGE, main }
 
-module.exports = { command }
+module.exports = { command, gateRun, series }
 
 if (require.main === module) runAsProcess(command)
