@@ -105,13 +105,12 @@ for (const story of STORIES) {
     t.equal(result.code, 0, result.error)
     const hottest = result.frames.slice(0, story.among ?? 1)
     const found = hottest.find((frame) => story.hottest.test(frame.functionName))
-    const seen = hottest.map((frame) => `${frame.functionName} ${(frame.share * 100).toFixed(1)} %`).join(', ')
+    const seen = sharesOf(hottest)
     t.ok(found, `the story's work is ${hottest.length === 1 ? 'the hottest frame' : `among the ${hottest.length} hottest frames`}: ${seen}`)
     if (story.goneIn) {
       const fixed = await diagnose('flame', story.goneIn, { ...options, duration: 2 })
       t.equal(fixed.code, 0, fixed.error)
-      const fixedSeen = fixed.frames.map((frame) => `${frame.functionName} ${(frame.share * 100).toFixed(1)} %`).join(', ')
-      t.notOk(fixed.frames.some((frame) => story.hottest.test(frame.functionName)), `and not among the ${fixed.frames.length} hottest of ${story.goneIn}: ${fixedSeen}`)
+      t.notOk(fixed.frames.some((frame) => story.hottest.test(frame.functionName)), `and not among the ${fixed.frames.length} hottest of ${story.goneIn}: ${sharesOf(fixed.frames)}`)
     }
     if (!story.line) return
     const [ours] = result.ownByTotal
@@ -120,6 +119,11 @@ for (const story of STORIES) {
     const body = functionAt(fs.readFileSync(path.join(ROOT, file), 'utf8'), Number(line))
     t.match(body, story.line, `and it holds the story's line:\n${body}`)
   })
+}
+
+// Frames as an assertion's message shows them: "name 9.4 %, ...".
+function sharesOf (frames) {
+  return frames.map((frame) => `${frame.functionName} ${(frame.share * 100).toFixed(1)} %`).join(', ')
 }
 
 // The source of the function Flame places at `line` (where it starts): that
