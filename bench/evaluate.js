@@ -5,7 +5,7 @@
 // down to the sentences the run prints. A pure function of the figures,
 // unit-tested in test/bench-evaluate.test.js; index.js only prints it.
 
-const { RATIOS, MODES, userRatios } = require('./goals')
+const { RATIOS, REFERENCE, MODES, userRatios } = require('./goals')
 const { evaluateRatios, compareWithBaseline, summarizeTargets, checkRequirements } = require('./stats')
 
 // Rounds of one target further apart than this (largest over smallest) are
@@ -28,7 +28,7 @@ function evaluateRun ({ protocol, runs, targets }, { mode, baseline = null, alph
   const summaries = summarizeTargets(runs, protocol.targets)
   const ratios = evaluateRatios(runs, definitions, rules.goals)
   const failedChecks = checkRequirements(runs, rules, conditionalTargets)
-  const comparison = baseline ? compareWithBaseline(ratios, baseline.ratios, { alpha }) : []
+  const comparison = baseline ? compareWithBaseline(ratios, baseline.ratios, { alpha, reference: REFERENCE }) : []
 
   const missedGoals = ratios.filter((r) => r.holds === false).map((r) =>
     `${r.name} is ${r.value.toPrecision(4)}, goal ${r.better === 'lower' ? '<=' : '>='} ${r.goal}`)

@@ -78,7 +78,8 @@ const REFERENCE = 'node-http'
 /**
  * The ratios reported. `metric` is compared per round (median of the pairs);
  * `better` says which way is good. CPU-per-request ratios against the
- * reference are what a --baseline gates (see stats.js, compareWithBaseline).
+ * reference, and only those, are what a --baseline gates (stats.js,
+ * compareWithBaseline).
  */
 const RATIOS = [
   { name: 'fast/slow', of: 'fast', over: 'slow', metric: 'requestsPerSecond', better: 'higher' },
@@ -89,6 +90,14 @@ const RATIOS = [
   // No goal: how far apart the ceiling and the peer are in this run. When it
   // is near 2, load-generator contention caps fixed/fastify there too.
   { name: 'node-http/fastify', of: 'node-http', over: 'fastify', metric: 'requestsPerSecond', better: 'higher' },
+  // The same two steps in what one response costs the server, which the
+  // load generator's share of the cores does not move (a throughput ratio
+  // measures that share as much as the servers). Written the way round the
+  // story tells it, the cost before over the cost after: higher is the
+  // bigger gain. slow is measured at the same listener count on every
+  // machine (TARGETS, `leaking`), so this is the case study's ~200x.
+  { name: 'cpu slow/fast', of: 'slow', over: 'fast', metric: 'cpuMicrosPerRequest', better: 'higher' },
+  { name: 'cpu fast/fixed', of: 'fast', over: 'fixed', metric: 'cpuMicrosPerRequest', better: 'higher' },
   { name: 'cpu fixed/node-http', of: 'fixed', over: 'node-http', metric: 'cpuMicrosPerRequest', better: 'lower' },
   { name: 'cpu fixed/fastify', of: 'fixed', over: 'fastify', metric: 'cpuMicrosPerRequest', better: 'lower' },
   // No goals: where fixed's distance to the ceiling goes, restify's share
@@ -100,12 +109,14 @@ const RATIOS = [
   // The stories': the fix's throughput over the line's, and its CPU per
   // request as a share of the line's.
   { name: 'logging-fixed/logging-slow', of: 'logging-fixed', over: 'logging-slow', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'cpu logging-slow/logging-fixed', of: 'logging-slow', over: 'logging-fixed', metric: 'cpuMicrosPerRequest', better: 'higher' },
   { name: 'logging-slow-file/logging-slow', of: 'logging-slow-file', over: 'logging-slow', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'logging-slow-piped/logging-slow', of: 'logging-slow-piped', over: 'logging-slow', metric: 'requestsPerSecond', better: 'higher' },
   // Where the destination is fast, pino against console.log.
   { name: 'logging-fixed-file/logging-slow-file', of: 'logging-fixed-file', over: 'logging-slow-file', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'cpu logging-fixed-file/logging-slow-file', of: 'logging-fixed-file', over: 'logging-slow-file', metric: 'cpuMicrosPerRequest', better: 'lower' },
   { name: 'crypto-fixed/crypto-slow', of: 'crypto-fixed', over: 'crypto-slow', metric: 'requestsPerSecond', better: 'higher' },
+  { name: 'cpu crypto-slow/crypto-fixed', of: 'crypto-slow', over: 'crypto-fixed', metric: 'cpuMicrosPerRequest', better: 'higher' },
   { name: 'backend-pooled/backend-slow', of: 'backend-pooled', over: 'backend-slow', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'backend-fixed/backend-pooled', of: 'backend-fixed', over: 'backend-pooled', metric: 'requestsPerSecond', better: 'higher' },
   { name: 'backend-fixed/backend-slow', of: 'backend-fixed', over: 'backend-slow', metric: 'requestsPerSecond', better: 'higher' },

@@ -42,15 +42,18 @@ function evaluateRatios (runs, definitions, goals = {}) {
       const goal = goals[definition.name] ?? null
       let holds = null
       if (goal !== null && value !== null) holds = definition.better === 'lower' ? value <= goal : value >= goal
-      return { name: definition.name, metric: definition.metric, better: definition.better, value, pairs, goal, holds }
+      return { name: definition.name, over: definition.over, metric: definition.metric, better: definition.better, value, pairs, goal, holds }
     })
     .filter((ratio) => ratio.value !== null)
 }
 
 /**
- * The gate: compare the CPU-per-request ratios of this run (each already
- * divided by the reference measured in the same rounds) with those of an
- * earlier result, round by round. A ratio regressed when an exact one-sided
+ * The gate: compare the CPU-per-request ratios over `reference` of this run
+ * (each target's CPU divided by the reference's, measured in the same rounds)
+ * with those of an earlier result, round by round. Only those: a ratio
+ * between two of the case study's own targets (cpu slow/fast, say) is a goal
+ * the mode holds, not a figure a change to one server should be gated on, and
+ * the gate's false-alarm rate was calibrated on the ratios over the reference. A ratio regressed when an exact one-sided
  * permutation test of its rounds against the baseline's rounds gives a
  * p-value under `alpha` (split evenly over the ratios compared, Bonferroni,
  * so the false-alarm rate of the whole gate stays at or under `alpha`).
@@ -58,8 +61,8 @@ function evaluateRatios (runs, definitions, goals = {}) {
  * null, with a note, when there are too few rounds for the test ever to
  * reach `alpha`.
  */
-function compareWithBaseline (ratios, baselineRatios, { alpha }) {
-  const gated = ratios.filter((ratio) => ratio.metric === 'cpuMicrosPerRequest' &&
+function compareWithBaseline (ratios, baselineRatios, { alpha, reference }) {
+  const gated = ratios.filter((ratio) => ratio.metric === 'cpuMicrosPerRequest' && ratio.over === reference &&
     baselineRatios.some((r) => r.name === ratio.name && Array.isArray(r.pairs)))
   const perRatioAlpha = alpha / Math.max(1, gated.length)
   return gated.map((ratio) => {

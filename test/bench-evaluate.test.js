@@ -37,7 +37,7 @@ t.test('every goal and check held: no failure, no warning', async (t) => {
   t.same(result.warnings, [])
   t.equal(result.enforced, true)
   t.same(result.ratios.find((r) => r.name === 'fast/slow'), {
-    name: 'fast/slow', metric: 'requestsPerSecond', better: 'higher', value: 100, pairs: [100, 100], goal: 50, holds: true
+    name: 'fast/slow', over: 'slow', metric: 'requestsPerSecond', better: 'higher', value: 100, pairs: [100, 100], goal: 50, holds: true
   })
   t.same(result.summaries.map((s) => s.target), CI_TARGETS)
 })

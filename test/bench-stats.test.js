@@ -61,25 +61,27 @@ t.test('spread: the largest round over the smallest, minus one', async (t) => {
 
 t.test('compareWithBaseline: CPU ratios against the baseline\'s rounds, by permutation test', async (t) => {
   const base = [1.20, 1.22, 1.19, 1.21, 1.23, 1.20]
+  const overReference = { over: 'ref', metric: 'cpuMicrosPerRequest', better: 'lower' }
   const ratios = [
-    { name: 'cpu worse', metric: 'cpuMicrosPerRequest', better: 'lower', value: 1.33, pairs: base.map((v) => v * 1.1) },
-    { name: 'cpu same', metric: 'cpuMicrosPerRequest', better: 'lower', value: 1.21, pairs: [1.21, 1.19, 1.22, 1.20, 1.23, 1.20] },
-    { name: 'cpu better', metric: 'cpuMicrosPerRequest', better: 'lower', value: 1.0, pairs: base.map((v) => v * 0.8) },
-    { name: 'throughput', metric: 'requestsPerSecond', better: 'higher', value: 0.5, pairs: [0.5, 0.5] },
-    { name: 'cpu new', metric: 'cpuMicrosPerRequest', better: 'lower', value: 1, pairs: [1, 1] }
+    { name: 'cpu worse', ...overReference, value: 1.33, pairs: base.map((v) => v * 1.1) },
+    { name: 'cpu same', ...overReference, value: 1.21, pairs: [1.21, 1.19, 1.22, 1.20, 1.23, 1.20] },
+    { name: 'cpu better', ...overReference, value: 1.0, pairs: base.map((v) => v * 0.8) },
+    { name: 'throughput', over: 'ref', metric: 'requestsPerSecond', better: 'higher', value: 0.5, pairs: [0.5, 0.5] },
+    { name: 'cpu over another target', ...overReference, over: 'other', value: 1.33, pairs: base.map((v) => v * 1.1) },
+    { name: 'cpu new', ...overReference, value: 1, pairs: [1, 1] }
   ]
-  const baseline = ['cpu worse', 'cpu same', 'cpu better', 'throughput'].map((name) => ({ name, pairs: base }))
-  const compared = compareWithBaseline(ratios, baseline, { alpha: 0.03 })
+  const baseline = ['cpu worse', 'cpu same', 'cpu better', 'throughput', 'cpu over another target'].map((name) => ({ name, pairs: base }))
+  const compared = compareWithBaseline(ratios, baseline, { alpha: 0.03, reference: 'ref' })
   t.same(compared.map((c) => [c.name, c.holds]), [['cpu worse', false], ['cpu same', true], ['cpu better', true]],
-    '10 % worse in every round fails; the same or better holds; throughput and ratios the baseline lacks are not gated')
+    '10 % worse in every round fails; the same or better holds; throughput, CPU ratios over another target than the reference, and ratios the baseline lacks are not gated')
   t.equal(compared[0].pValue, 1 / 924, 'complete separation of 6 rounds from 6')
   t.equal(compared[0].rounds, 6)
   t.equal(Math.round(compared[0].change * 1000), 104, '1.33 against the median of the baseline\'s rounds, 1.205')
 })
 
 t.test('compareWithBaseline: too few rounds to ever reach alpha is said, not passed', async (t) => {
-  const ratios = [{ name: 'cpu x', metric: 'cpuMicrosPerRequest', better: 'lower', value: 2, pairs: [2, 2] }]
-  const [compared] = compareWithBaseline(ratios, [{ name: 'cpu x', pairs: [1, 1, 1] }], { alpha: 0.01 })
+  const ratios = [{ name: 'cpu x', over: 'ref', metric: 'cpuMicrosPerRequest', better: 'lower', value: 2, pairs: [2, 2] }]
+  const [compared] = compareWithBaseline(ratios, [{ name: 'cpu x', pairs: [1, 1, 1] }], { alpha: 0.01, reference: 'ref' })
   t.equal(compared.holds, null)
   t.match(compared.note, /2 rounds against 3: too few for a p-value under 0\.010/)
 })
