@@ -148,18 +148,20 @@ function userRatios (name) {
   ])
 }
 
-// Set from runs on Node 24 (docs/benchmark.md, "Reading the ratios", says which).
-// Throughput goals between targets near the ceiling stay loose: there, two
-// shared cores make autocannon the bottleneck as often as the server. The
-// tight claims are made on CPU per request, which autocannon does not touch.
+// Every enforced goal is on CPU per request, or on a figure that held as
+// well, and clears its worst run by 10 % or more in three conditions: two
+// cores, one core (`taskset -c 0`) and beside `npm run cpu-hog`
+// (docs/benchmark.md, "Goals on any machine", has the runs, and the Intel
+// Xeon's earlier figures where they measured the same ratio). The
+// throughput ratios stay in the table, what a user sees, without goals: on
+// shared cores they measure the load generator's share of the CPU as much
+// as the servers.
 const FULL_GOALS = {
-  'fast/slow': 200,
-  'fixed/fast': 3,
-  'fixed/node-http': 0.75,
-  'fixed-304/node-http': 0.9,
-  'cpu fixed/node-http': 1.35,
-  'cpu fixed/fastify': 0.6,
-  'p99 slow-unprotected/slow-protected': 2
+  'cpu slow/fast': 100,
+  'cpu fast/fixed': 2,
+  'cpu fixed/node-http': 1.75,
+  'cpu fixed/fastify': 0.7,
+  'p99 slow-unprotected/slow-protected': 1.5
 }
 
 /**
@@ -189,31 +191,35 @@ const MODES = {
   },
   ci: {
     protocol: { targets: ['slow', 'fast', 'fixed', 'fixed-304', REFERENCE], connections: 100, warmup: 0.5, duration: 1.5, warmupRequests: 200, requests: 100, rounds: 7 },
-    goals: { 'fast/slow': 50, 'fixed/fast': 2 },
+    goals: { 'cpu slow/fast': 50, 'cpu fast/fixed': 2 },
     errorFree: ['fast', 'fixed', 'fixed-304'],
     timeoutFree: [],
     shedding: [],
     enforce: true
   },
-  // Each story's goals: set from three runs of each mode on Node 24, each
-  // run's ratio clearing them by 10 % or more (docs/stories.md).
+  // Each story's goals, held as FULL_GOALS are, from the same runs.
   ...storyModes({
+    // Throughput: the slow line's cost is waiting on the disk, which CPU
+    // per request does not see.
     logging: {
       targets: ['logging-slow', 'logging-fixed', 'logging-slow-file', 'logging-fixed-file', 'logging-slow-piped'],
-      goals: { 'logging-fixed/logging-slow': 4 }
+      goals: { 'logging-fixed/logging-slow': 2.5 }
     },
-    crypto: { targets: ['crypto-slow', 'crypto-fixed'], goals: { 'crypto-fixed/crypto-slow': 100 } },
-    // On CPU per request: the throughput ratios moved with the load
-    // generator's share of the two cores (docs/stories.md).
+    crypto: { targets: ['crypto-slow', 'crypto-fixed'], goals: { 'cpu crypto-slow/crypto-fixed': 60 } },
     backend: {
       targets: ['backend-slow', 'backend-pooled', 'backend-fixed', 'fixed'],
-      goals: { 'cpu backend-pooled/backend-slow': 0.5, 'cpu backend-fixed/backend-pooled': 0.3, 'cpu backend-fixed/backend-slow': 0.15 }
+      goals: { 'cpu backend-pooled/backend-slow': 0.65, 'cpu backend-fixed/backend-pooled': 0.3, 'cpu backend-fixed/backend-slow': 0.15 }
     },
     // Where autocannon and the server share two cores, a second process has
-    // no idle core to use: one process serves at least what the cluster
-    // serves. With more cores the cluster may well serve more, and nothing
-    // is claimed.
-    cluster: { targets: ['fixed', 'cluster'], goals: os.availableParallelism() <= 2 ? { 'fixed/cluster': 1 } : {} }
+    // no idle core to use: the cluster serves about what one process serves.
+    // Held as "one process serves at least 85 % of what the cluster serves",
+    // far from what a second worker with a core of its own would give (near
+    // 0.5): two near-equal servers' rounds differ by 30 % here, and the runs'
+    // ratios read 0.94 to 1.27 on AMD EPYC, 1.10 to 1.16 on Intel Xeon. Its
+    // CPU per request is reported. With more cores the cluster may well
+    // serve more, and with one (`taskset -c 0`) the cluster is one worker,
+    // fixed itself: nothing is claimed.
+    cluster: { targets: ['fixed', 'cluster'], goals: os.availableParallelism() === 2 ? { 'fixed/cluster': 0.85 } : {} }
   })
 }
 

@@ -36,27 +36,30 @@ t.test('every goal and check held: no failure, no warning', async (t) => {
   t.same(result.unenforced, [])
   t.same(result.warnings, [])
   t.equal(result.enforced, true)
-  t.same(result.ratios.find((r) => r.name === 'fast/slow'), {
-    name: 'fast/slow', over: 'slow', metric: 'requestsPerSecond', better: 'higher', value: 100, pairs: [100, 100], goal: 50, holds: true
+  t.same(result.ratios.find((r) => r.name === 'cpu slow/fast'), {
+    name: 'cpu slow/fast', over: 'fast', metric: 'cpuMicrosPerRequest', better: 'higher', value: 8000 / 90, pairs: [8000 / 90, 8000 / 90], goal: 50, holds: true
   })
+  t.same(result.ratios.find((r) => r.name === 'fast/slow'), {
+    name: 'fast/slow', over: 'slow', metric: 'requestsPerSecond', better: 'higher', value: 100, pairs: [100, 100], goal: null, holds: null
+  }, 'throughput is reported, without a goal')
   t.same(result.summaries.map((s) => s.target), CI_TARGETS)
 })
 
 t.test('a missed goal and a failed check fail an enforced mode, each in a sentence', async (t) => {
-  const slowFast = { ...healthy, fast: 1000 } // fast/slow 10, goal 50
-  const runs = [...ciRound(1, slowFast, { fixed: { errors: 3 } }), ...ciRound(2, slowFast)]
+  const costlyFast = { fast: { cpuMicrosPerRequest: 400 } } // cpu slow/fast 20, goal 50
+  const runs = [...ciRound(1, healthy, { ...costlyFast, fixed: { errors: 3 } }), ...ciRound(2, healthy, costlyFast)]
   const { failures } = evaluateRun({ protocol, runs, targets: TARGETS }, { mode: 'ci' })
-  t.same(failures, ['fast/slow is 10.00, goal >= 50', 'fixed (round 1): 3 errors, expected none'])
+  t.same(failures, ['cpu slow/fast is 20.00, goal >= 50', 'fixed (round 1): 3 errors, expected none'])
 })
 
 t.test('the start mode reports the same misses without failing', async (t) => {
   const runs = [
-    { target: 'slow', round: 1, requestsPerSecond: 100, responses: 500, errors: 0, timeouts: 0 },
-    { target: 'fast', round: 1, requestsPerSecond: 1000, responses: 5000, errors: 0, timeouts: 0 }
+    { target: 'slow', round: 1, requestsPerSecond: 100, cpuMicrosPerRequest: 1000, responses: 500, errors: 0, timeouts: 0 },
+    { target: 'fast', round: 1, requestsPerSecond: 1000, cpuMicrosPerRequest: 100, responses: 5000, errors: 0, timeouts: 0 }
   ]
   const result = evaluateRun({ protocol: { targets: ['slow', 'fast'] }, runs, targets: TARGETS }, { mode: 'start' })
   t.same(result.failures, [])
-  t.same(result.unenforced, ['fast/slow is 10.00, goal >= 200'])
+  t.same(result.unenforced, ['cpu slow/fast is 10.00, goal >= 100'])
   t.equal(result.enforced, false)
 })
 

@@ -109,3 +109,33 @@ t.test("verify's hints name headings the README has", async (t) => {
     t.ok(headings.has(heading), `${key}: README has "${heading}"`)
   }
 })
+
+// docs/benchmark.md's "Goals on any machine" gives every mode's goals beside
+// the runs that set them: each `≥ N` or `≤ N` there is the goal the mode
+// enforces, and every enforced goal is there. (cluster's goal applies on
+// machines with two usable cores only; elsewhere goals.js leaves it out.)
+t.test('the goals docs/benchmark.md gives are the ones each mode enforces', async (t) => {
+  const os = require('node:os')
+  const { MODES, RATIOS } = require('../bench/goals')
+  const section = read('docs/benchmark.md').split(/^## Goals on any machine$/m)[1]?.split(/^## /m)[0]
+  t.ok(section, 'the section exists')
+  const stated = {}
+  let mode = null
+  for (const line of section.split('\n')) {
+    const heading = /^### .*\(mode `?(\w+)`?\)/.exec(line)
+    if (heading) mode = heading[1]
+    const row = /^\| ([^|]+?) \| ([≥≤]) ([\d.]+) \|/.exec(line)
+    if (mode && row) (stated[mode] ??= {})[row[1].replace(/`/g, '')] = { better: row[2] === '≥' ? 'higher' : 'lower', goal: Number(row[3]) }
+  }
+  for (const [name, rules] of Object.entries(MODES)) {
+    if (name === 'start') continue // full's goals, shown without enforcing them
+    const docs = stated[name] ?? {}
+    const onlyOnTwoCores = name === 'cluster' && os.availableParallelism() !== 2
+    t.same(Object.keys(docs).sort(), onlyOnTwoCores ? Object.keys(docs).sort() : Object.keys(rules.goals).sort(), `mode ${name}: the same ratios have goals`)
+    for (const [ratio, { better, goal }] of Object.entries(docs)) {
+      if (onlyOnTwoCores) continue
+      t.equal(goal, rules.goals[ratio], `mode ${name}: ${ratio}'s goal`)
+      t.equal(better, RATIOS.find((r) => r.name === ratio)?.better, `mode ${name}: ${ratio}'s direction`)
+    }
+  }
+})
