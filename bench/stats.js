@@ -53,10 +53,11 @@ function evaluateRatios (runs, definitions, goals = {}) {
  * with those of an earlier result, round by round. Only those: a ratio
  * between two of the case study's own targets (cpu slow/fast, say) is a goal
  * the mode holds, not a figure a change to one server should be gated on, and
- * the gate's false-alarm rate was calibrated on the ratios over the reference. A ratio regressed when an exact one-sided
- * permutation test of its rounds against the baseline's rounds gives a
- * p-value under `alpha` (split evenly over the ratios compared, Bonferroni,
- * so the false-alarm rate of the whole gate stays at or under `alpha`).
+ * the gate's false-alarm rate was calibrated on the ratios over the
+ * reference. A ratio regressed when an exact one-sided permutation test of
+ * its rounds against the baseline's rounds gives a p-value under `alpha`
+ * (split evenly over the ratios compared, Bonferroni, so the false-alarm
+ * rate of the whole gate stays at or under `alpha`).
  * Returns [{ name, value, baseline, change, pValue, holds, note }]; holds is
  * null, with a note, when there are too few rounds for the test ever to
  * reach `alpha`.
