@@ -168,9 +168,12 @@ function decimal (n) {
   return n >= 100 ? integer(n) : n.toFixed(n >= 10 ? 1 : 2)
 }
 
+// Three significant digits from 1 up: a ratio between 10 and 100 (cpu
+// slow/fast in a short run, say) shown without decimals would be up to 5 %
+// off (10.5 read "11").
 function ratioText (n) {
   if (!Number.isFinite(n)) return 'n/a'
-  return n >= 10 ? n.toFixed(0) : n.toFixed(2)
+  return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2)
 }
 
 /**

@@ -80,6 +80,7 @@ t.test('a ratio shows the digits its verdict needs', async (t) => {
   t.equal(ratioValueText({ value: 1.3504, goal: 1.35, better: 'lower', holds: false }), '1.3504', 'over 1.35, not "1.35"')
   t.equal(ratioValueText({ value: 2.004, goal: 2, better: 'higher', holds: true }), '2.00', 'holding and reading so: as usual')
   t.equal(ratioValueText({ value: 251.3, goal: null, better: 'higher', holds: null }), '251', 'no goal: as usual')
+  t.equal(ratioValueText({ value: 10.516, goal: null, better: 'higher', holds: null }), '10.5', 'three digits between 10 and 100: not "11"')
 })
 
 t.test('the protocol says where the run ran, and warns when the machine was busy at the start', async (t) => {
