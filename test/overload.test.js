@@ -48,6 +48,28 @@ for (const variant of VARIANTS) {
   })
 }
 
+// Shedding ends at a window's end, and the requests waiting then are let in
+// together: the work they bring starts at once. A delay starting that early
+// must count too (it did not when the delay came from monitorEventLoopDelay,
+// whose reset() at each window's start forgot it: under load the server then
+// let every burst in and never shed again).
+t.test('a lag that starts the moment shedding ends is shed again', async (t) => {
+  const server = await spawnServer('fixed', { env: PROTECTION, nodeArgs: ['-r', BLOCKER] })
+  t.teardown(server.stop)
+  const statuses = []
+  let admitted = 0
+  const deadline = Date.now() + 15000
+  // One request at a time, each asking to block the loop 300 ms when admitted.
+  while (admitted < 6 && Date.now() < deadline) {
+    const { status } = await request(server.url, { headers: { 'x-block-ms': '300' } })
+    statuses.push(status)
+    if (status === 200) admitted++
+  }
+  t.equal(admitted, 6, 'six requests admitted, each blocking the loop 300 ms')
+  const sequence = statuses.map((status) => status === 503 ? 'shed' : status).join(' ')
+  t.notMatch(sequence, /200 200/, `every 300 ms lag is followed by shedding: ${sequence.replace(/(shed )+/g, 'shed… ')}`)
+})
+
 t.test('bad settings stop the server at start-up with a message and exit 2', async (t) => {
   const cases = [
     [{ OVERLOAD_MAX_DELAY_MS: 'fast' }, /OVERLOAD_MAX_DELAY_MS must be a number > 0/],
