@@ -14,7 +14,7 @@ const path = require('node:path')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
 const { ROOT } = require('../tooling/repo')
 const { TARGETS, MAX_CONDITIONAL_SECONDS } = require('./goals')
-const { describeMachine, describeVersions } = require('./run')
+const { describeMachine, sampleCpuBusy, describeVersions } = require('./run')
 const { describeHead, resolveBase, checkOutBase } = require('./base-tree')
 const { runPairs } = require('./paired-run')
 const { judgePairs, percent } = require('./compare-verdict')
@@ -172,7 +172,7 @@ async function main (argv, { stdout, stderr }) {
         throw new UsageError(`target ${target}: ${entry} does not exist at the base (${base.commit.slice(0, 10)})`)
       }
     }
-    const machine = describeMachine()
+    const machine = { ...describeMachine(), cpuBusy: await sampleCpuBusy() }
     const versions = describeVersions()
     print(report.renderTrees({ base, head }))
     print(report.renderProtocol(protocol, { leaking: protocol.targets.filter((t) => definitions[t].leaking) }))

@@ -8,7 +8,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { runAsProcess, UsageError } = require('../tooling/command')
 const { parseOptions, USAGE } = require('./options')
-const { runComparison, describeMachine, describeVersions } = require('./run')
+const { runComparison, describeMachine, sampleCpuBusy, describeVersions } = require('./run')
 const { evaluateRun } = require('./evaluate')
 const { toBencherMetricFormat, toGithubBenchmark } = require('./formats')
 const report = require('./report')
@@ -19,7 +19,7 @@ async function main (argv, { stdout, stderr }) {
   const baseline = options.baseline ? readBaseline(options.baseline) : null
   const { protocol } = options
   const progress = Boolean(stderr.isTTY) && !process.env.CI
-  const machine = describeMachine()
+  const machine = { ...describeMachine(), cpuBusy: await sampleCpuBusy() }
   stdout.write(report.renderProtocol({ mode: options.mode, protocol, targets: options.targets, machine, versions: describeVersions() }) + '\n\n')
 
   const nameWidth = Math.max(...protocol.targets.map((t) => t.length))

@@ -47,19 +47,29 @@ function renderProtocol ({ mode, protocol, machine, targets, versions = {} }) {
 
 /**
  * Where a run ran: the CPU, the cores it could use, memory, platform, Node
- * and the versions the figures depend on, the load average at the start,
- * and a warning when the machine was busy then.
+ * and the versions the figures depend on, how busy the machine was at the
+ * start (load average; CPU busy just before the run), and a warning when it
+ * was busy.
  */
 function renderMachine (machine, versions = {}) {
+  const load = describeLoad(machine)
   return [
     `Machine: ${describeCores(machine)}, ${machine.memoryGiB} GiB, ${machine.platform}`,
     `  Node ${machine.node}${Object.entries(versions).map(([name, version]) => `, ${name} ${version}`).join('')}` +
-      (machine.loadAverage == null ? '' : `; load average ${machine.loadAverage.toFixed(2)} at the start`),
+      (load === '' ? '' : `; ${load} at the start`),
     ...(isBusy(machine)
-      ? [`  warning: the machine was busy at the start (load average ${machine.loadAverage.toFixed(2)} on ${machine.usableCores ?? machine.cores} cores): ` +
+      ? [`  warning: the machine was busy at the start (${load} on ${machine.usableCores ?? machine.cores} cores): ` +
         'whatever else runs takes CPU from the servers and the load alike, and the figures move more than usual; close what you can (a browser, a video call) and run again']
       : [])
   ].join('\n')
+}
+
+// How busy the machine was at the start, "" where the OS says nothing.
+function describeLoad ({ loadAverage, cpuBusy }) {
+  return [
+    ...(loadAverage == null ? [] : [`load average ${loadAverage.toFixed(2)}`]),
+    ...(cpuBusy == null ? [] : [`CPU ${Math.round(cpuBusy * 100)} % busy`])
+  ].join(', ')
 }
 
 // The cores, and how many of them this run could use where that is fewer
@@ -70,9 +80,12 @@ function describeCores ({ cores, cpuModel, usableCores }) {
 }
 
 // Busy: a 1-minute load average at the start of half the usable cores or
-// more, before the run itself added any.
-function isBusy ({ loadAverage, usableCores, cores }) {
-  return loadAverage != null && loadAverage >= 0.5 * (usableCores ?? cores)
+// more, before the run itself added any; or half the machine's CPU time busy
+// in the half second before the run (a load started moments ago, which the
+// 1-minute average has not caught up with yet).
+function isBusy ({ loadAverage, usableCores, cores, cpuBusy }) {
+  return (loadAverage != null && loadAverage >= 0.5 * (usableCores ?? cores)) ||
+    (cpuBusy != null && cpuBusy >= 0.5)
 }
 
 /**
@@ -188,4 +201,4 @@ function ratioValueText ({ value, goal, better, holds }) {
   return text
 }
 
-module.exports = { renderProtocol, renderMachine, renderTable, renderRatios, renderChart, renderMarkdown, integer, decimal, ratioText, ratioValueText }
+module.exports = { renderProtocol, renderMachine, describeLoad, renderTable, renderRatios, renderChart, renderMarkdown, integer, decimal, ratioText, ratioValueText }

@@ -169,6 +169,26 @@ function describeMachine () {
   }
 }
 
+/**
+ * The share of the machine's CPU time (all cores) that was not idle over
+ * `ms` before the run, while this process waits on a timer: what else is
+ * running now. The load average alone misses a load that started a few
+ * seconds ago (a 1-minute average: 0.17 with cpu-hog started a second
+ * before). Null where the OS reports no CPU times.
+ */
+async function sampleCpuBusy (ms = 500) {
+  const total = () => os.cpus().reduce((sum, { times }) => {
+    sum.all += times.user + times.nice + times.sys + times.idle + times.irq
+    sum.idle += times.idle
+    return sum
+  }, { all: 0, idle: 0 })
+  const before = total()
+  await new Promise((resolve) => setTimeout(resolve, ms))
+  const after = total()
+  const all = after.all - before.all
+  return all > 0 ? 1 - (after.idle - before.idle) / all : null
+}
+
 // The versions of what the figures depend on, besides Node (in the machine).
 function describeVersions () {
   const versionOf = (name) => {
@@ -193,4 +213,4 @@ function currentCommit () {
   }
 }
 
-module.exports = { runComparison, describeMachine, describeVersions, taxedStart, requestHeaders, load, summarizeRun }
+module.exports = { runComparison, describeMachine, sampleCpuBusy, describeVersions, taxedStart, requestHeaders, load, summarizeRun }

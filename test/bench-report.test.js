@@ -94,4 +94,11 @@ t.test('the protocol says where the run ran, and warns when the machine was busy
   const busy = renderProtocol({ mode: 'start', protocol, targets: { fixed: {} }, machine: { ...machine, cores: 2, usableCores: 2, loadAverage: 1.4 } })
   t.match(busy, 'all usable by the servers and the load generator')
   t.match(busy, /\n {2}warning: the machine was busy at the start \(load average 1\.40 on 2 cores\)/)
+  // A load started a second ago: the 1-minute average has not caught up, the CPU sample has.
+  const justStarted = renderProtocol({ mode: 'start', protocol, targets: { fixed: {} }, machine: { ...machine, cores: 2, usableCores: 2, loadAverage: 0.17, cpuBusy: 0.97 } })
+  t.match(justStarted, 'load average 0.17, CPU 97 % busy at the start')
+  t.match(justStarted, /\n {2}warning: the machine was busy at the start \(load average 0\.17, CPU 97 % busy on 2 cores\)/)
+  const quietSample = renderProtocol({ mode: 'start', protocol, targets: { fixed: {} }, machine: { ...machine, cpuBusy: 0.04 } })
+  t.match(quietSample, 'load average 0.20, CPU 4 % busy at the start')
+  t.notMatch(quietSample, /warning/)
 })

@@ -39,3 +39,23 @@ t.test('a hog killed with SIGKILL leaves no busy process behind', { skip: proces
   // The message says the state, should it happen again.
   t.ok(await waitFor(() => !alive(spinners[0]), 10000), `its child ${spinners[0]} ended with it (state now: ${stateOf(spinners[0])})`)
 })
+
+// The bench warns when the machine is busy at the start. A hog started a
+// second before a run left the 1-minute load average at 0.17 (AMD EPYC, 2
+// cores), under the warning's threshold; the CPU sample the run takes first
+// sees it.
+t.test('the bench\'s CPU sample sees a hog started a moment before', { skip: process.platform === 'linux' ? false : 'reads /proc' }, async (t) => {
+  const { sampleCpuBusy } = require('../bench/run')
+  const processes = require('node:os').cpus().length
+  const hog = spawn(process.execPath, [path.join(ROOT, 'bench', 'cpu-hog.js'), '--processes', String(processes), '--seconds', '30'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let spinners = []
+  t.teardown(async () => {
+    if (hog.exitCode === null) hog.kill('SIGINT')
+    await exitOf(hog)
+    for (const pid of spinners) if (alive(pid)) process.kill(pid, 'SIGKILL')
+  })
+  t.ok(await waitFor(() => (spinners = childrenOf('/proc', hog.pid)).length === processes, 5000), `${processes} children started`)
+  t.ok(await waitFor(() => spinners.every((pid) => cpuTicks(pid) >= 10), 10000), 'and spinning')
+  const busy = await sampleCpuBusy(500)
+  t.ok(busy >= 0.5, `the machine's CPU ${Math.round(busy * 100)} % busy, a warning's worth (50 % or more)`)
+})

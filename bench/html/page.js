@@ -16,7 +16,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 
-const { integer, decimal, ratioText, ratioValueText } = require('../report')
+const { integer, decimal, ratioText, ratioValueText, describeLoad } = require('../report')
 
 const UPLOT_DIR = path.dirname(require.resolve('uplot/dist/uPlot.iife.min.js'))
 
@@ -171,7 +171,7 @@ function protocolList (results) {
     ['load', `autocannon -c ${p.connections}; ${p.warmup} s warm-up, then ${p.duration} s measured; ${p.rounds} round(s), the order reversed every other round; each target in a fresh process on 127.0.0.1`],
     ...(leakingTargets(results).length > 0 ? [['by request counts', `${leakingTargets(results).join(', ')}: ${p.warmupRequests} requests warm-up, then ${p.requests} measured`]] : []),
     ['machine', `${m.cores} x ${m.cpuModel}${m.usableCores !== undefined ? ` (${m.usableCores} usable by the servers and the load generator)` : ''}, ${m.memoryGiB} GiB, ${m.platform}` +
-      (m.loadAverage != null ? `; load average ${m.loadAverage.toFixed(2)} at the start` : '')],
+      (describeLoad(m) === '' ? '' : `; ${describeLoad(m)} at the start`)],
     ['Node', m.node],
     ...(results.versions ? [['versions', Object.entries(results.versions).map(([name, version]) => `${name} ${version}`).join(', ')]] : []),
     ['run', `${results.started} to ${results.finished}`],
