@@ -161,7 +161,7 @@ const FULL_GOALS = {
   'cpu fast/fixed': 2,
   'cpu fixed/node-http': 1.75,
   'cpu fixed/fastify': 0.7,
-  'p99 slow-unprotected/slow-protected': 1.5
+  'p99 slow-unprotected/slow-protected': 2
 }
 
 /**

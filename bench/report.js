@@ -58,11 +58,13 @@ function renderMachine (machine, versions = {}) {
     `  Node ${machine.node}${Object.entries(versions).map(([name, version]) => `, ${name} ${version}`).join('')}` +
       (load === '' ? '' : `; ${load} at the start`),
     ...(isBusy(machine)
-      ? [`  warning: the machine was busy at the start (${load} on ${machine.usableCores ?? machine.cores} cores): ` +
+      ? [`  warning: the machine was busy at the start (${load} on ${plural(machine.usableCores ?? machine.cores, 'core')}): ` +
         'whatever else runs takes CPU from the servers and the load alike, and the figures move more than usual; close what you can (a browser, a video call) and run again']
       : [])
   ].join('\n')
 }
+
+const plural = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`
 
 // How busy the machine was at the start, "" where the OS says nothing.
 function describeLoad ({ loadAverage, cpuBusy }) {
