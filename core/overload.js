@@ -11,8 +11,9 @@
 // with a reset. Under load that is every burst: the window that ends the
 // shedding admits the requests waiting, their work runs right after the
 // reset, and the next window sees none of it. The case study's slow under
-// 100 connections shed in its first window and never again, its clients
-// waiting through two bursts in a row (up to 9 s; a few timed out at 10).
+// 100 connections shed in its first seconds, then let every burst in, its
+// clients waiting through two bursts in a row (up to 9 s; a few timed out
+// at 10).
 // One callback every 10 ms costs microseconds a second. (Not the
 // overload-protection package, which does support restify: it answers in
 // plain text, showing its internal figures unless told it runs in
