@@ -81,13 +81,15 @@ function describeCores ({ cores, cpuModel, usableCores }) {
   return `${cores} x ${cpuModel}${usableCores === undefined ? '' : usable}`
 }
 
-// Busy: a 1-minute load average at the start of half the usable cores or
-// more, before the run itself added any; or half the machine's CPU time busy
-// in the half second before the run (a load started moments ago, which the
-// 1-minute average has not caught up with yet).
+// Busy: half the machine's CPU time busy in the half second before the
+// run; where there is no such sample, a 1-minute load average of half the
+// usable cores or more. The sample decides where there is one: the average
+// lags both ways, low for a load started moments ago (0.17 with cpu-hog
+// started a second before), high for one just ended (1.79 with the CPU 0 %
+// busy, in CI right after the clinic checks).
 function isBusy ({ loadAverage, usableCores, cores, cpuBusy }) {
-  return (loadAverage != null && loadAverage >= 0.5 * (usableCores ?? cores)) ||
-    (cpuBusy != null && cpuBusy >= 0.5)
+  if (cpuBusy != null) return cpuBusy >= 0.5
+  return loadAverage != null && loadAverage >= 0.5 * (usableCores ?? cores)
 }
 
 /**

@@ -100,6 +100,10 @@ t.test('the protocol says where the run ran, and warns when the machine was busy
   t.match(justStarted, /\n {2}warning: the machine was busy at the start \(load average 0\.17, CPU 97 % busy on 2 cores\)/)
   const quietSample = renderProtocol({ mode: 'start', protocol, targets: { fixed: {} }, machine: { ...machine, cpuBusy: 0.04 } })
   t.match(quietSample, 'load average 0.20, CPU 4 % busy at the start')
+  // A load just ended: the average still high, the CPU idle. The sample decides.
+  const justEnded = renderProtocol({ mode: 'start', protocol, targets: { fixed: {} }, machine: { ...machine, cores: 2, usableCores: 2, loadAverage: 1.79, cpuBusy: 0 } })
+  t.match(justEnded, 'load average 1.79, CPU 0 % busy at the start')
+  t.notMatch(justEnded, /warning/, 'no warning when the CPU was idle')
   const oneCore = renderProtocol({ mode: 'start', protocol, targets: { fixed: {} }, machine: { ...machine, loadAverage: 1.26 } })
   t.match(oneCore, '(load average 1.26 on 1 core)', 'one core, not "1 cores"')
   t.notMatch(quietSample, /warning/)
