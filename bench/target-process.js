@@ -22,7 +22,7 @@ const STDOUT_FLAGS = { file: 'w', 'synchronous-file': SYNCHRONOUS_FILE_FLAGS }
  * kind 'file' is an ordinary one (writes land in the page cache), kind
  * 'synchronous-file' one opened with O_DSYNC, where every write waits for
  * the disk, as on a slow or network file system. Resolves to { url, origin, pid,
- * child, usage(), sample(), replaceContent(seed), stop() }: usage() resolves
+ * child, usage(), sample(), cpuClockStepMicros(), replaceContent(seed), stop() }: usage() resolves
  * to { cpuMillis, peakRssBytes, proc } from the probe, where `proc` holds
  * the same two figures from `procRoot` (null where there is none). `child`
  * talks to the probe (child.send, 'message').
@@ -53,6 +53,7 @@ async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], pr
     // The probe's other answers (tooling/probe.js): memory and 'after'
     // listeners, and new content for a server launch() started.
     sample: () => ask(child, 'sample'),
+    cpuClockStepMicros: async () => (await ask(child, 'cpu-clock')).stepMicros,
     replaceContent: async (seed) => (await ask(child, 'replace-content', { seed })).replaced,
     stop: server.stop
   }

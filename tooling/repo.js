@@ -21,4 +21,13 @@ const STORY_REQUEST_HEADERS = {
   'stories/crypto/fixed.js': STORY_CREDENTIALS
 }
 
-module.exports = { ROOT, VARIANTS, STORY_SERVERS, STORY_REQUEST_HEADERS }
+/**
+ * The path from `from` to `to` as the tools print it, and the README shows
+ * it: relative, with / between its parts on every system (slow/etag.js:25,
+ * not slow\\etag.js:25 on Windows).
+ */
+function shownPath (from, to) {
+  return path.relative(from, to).split(path.sep).join('/')
+}
+
+module.exports = { ROOT, VARIANTS, STORY_SERVERS, STORY_REQUEST_HEADERS, shownPath }
