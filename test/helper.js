@@ -160,4 +160,13 @@ const skipOffNvmrcLine = process.versions.node.split('.')[0] === NVMRC_LINE
   ? false
   : `checked on Node ${NVMRC_LINE} (.nvmrc), not ${process.version}`
 
-module.exports = { VARIANTS, skipOffNvmrcLine, stateOf, alive, waitFor, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }
+/**
+ * A text file of the checkout with LF line endings, whatever the checkout
+ * has: .gitattributes asks for LF, but an editor or a copy may still bring
+ * CRLF, and the tests read lines.
+ */
+function readText (file) {
+  return fs.readFileSync(file, 'utf8').replace(/\r\n/g, '\n')
+}
+
+module.exports = { VARIANTS, readText, skipOffNvmrcLine, stateOf, alive, waitFor, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }

@@ -11,6 +11,7 @@ const path = require('node:path')
 const { verify } = require('../workshop/verify')
 const { newCopy } = require('../workshop')
 const { ROOT } = require('../tooling/repo')
+const { readText } = require('./helper')
 
 // Runs verify on `entry` without the speed comparison; resolves to
 // { passed: [contract, level 1, level 2, level 3], output }.
@@ -56,7 +57,7 @@ t.test('fast: level 1 holds; the ETag lags one response behind its body', async 
   t.same(all.passed, [true, true, false, false])
   t.match(all.output, /seen: response 4 brought new bytes with the tag the old bytes had \([0-9a-f]{16}…\), response 5 the same bytes with [0-9a-f]{16}…: the ETag lags one response behind its body/)
   t.match(all.output, /✗ the ETag is an entity-tag: "opaque" or W\/"opaque"/)
-  const shown = /^contract ✓ .*$/m.exec(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'))
+  const shown = /^contract ✓ .*$/m.exec(readText(path.join(ROOT, 'README.md')))
   t.ok(shown && all.output.includes(`\n${shown[0]}\n`), `the README's summary line for the one-line fix is verify's: ${shown?.[0]}`)
 })
 
@@ -69,7 +70,7 @@ t.test('fixed: every level holds', async (t) => {
 })
 
 t.test('a wrong fix: the listener removed, so no ETag is ever sent', async (t) => {
-  const folder = wrongFix(t, 'no-listener', (source) => source.replace(/^ {4}attachAfterEvent\(this\)\n/m, ''))
+  const folder = wrongFix(t, 'no-listener', (source) => source.replace(/^ {4}attachAfterEvent\(this\)\r?\n/m, ''))
   const { passed, output } = await verifyLevels(folder)
   t.same(passed, [true, true, false, false])
   t.match(output, /✗ every 200 carries an ETag, from the first response on\n[^\n]*\n\s+seen: no ETag on response 1, 2, 3, 4, 5, 6/)

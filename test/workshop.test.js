@@ -13,7 +13,7 @@ const { verify } = require('../workshop/verify')
 const { newCopy } = require('../workshop')
 const { speedVerdict, runNoise } = require('../workshop/speed')
 const { ROOT } = require('../tooling/repo')
-const { skipOffNvmrcLine } = require('./helper')
+const { skipOffNvmrcLine, readText } = require('./helper')
 
 const GUARD = 'if (attachAfterEvent === true) return'
 
@@ -68,7 +68,7 @@ t.test('workshop new: a copy of slow/ that git ignores, ready to run', async (t)
   // The code as it is; the one comment that names the folder names the copy.
   const asSlowWouldSay = (text) => text.replaceAll('node mine', 'node slow').replaceAll("'./mine'", "'./slow'")
   for (const file of fs.readdirSync(path.join(ROOT, 'slow'))) {
-    t.equal(asSlowWouldSay(fs.readFileSync(path.join(folder, file), 'utf8')), fs.readFileSync(path.join(ROOT, 'slow', file), 'utf8'), `${file} copied as it is`)
+    t.equal(asSlowWouldSay(readText(path.join(folder, file))), readText(path.join(ROOT, 'slow', file)), `${file} copied as it is`)
   }
   t.match(fs.readFileSync(path.join(folder, 'index.js'), 'utf8'), /^\/\/ `node mine` starts this server; require\('\.\/mine'\) builds it/m, 'its comment speaks of the copy')
   t.match(fs.readFileSync(path.join(folder, '.gitignore'), 'utf8'), /^\*$/m, 'the copy ignores itself')
