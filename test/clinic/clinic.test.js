@@ -53,7 +53,13 @@ function runInClone (file, args) {
 // The lines the README shows in a fenced block under `heading`.
 function readmeBlockLines (heading) {
   const section = readText(path.join(ROOT, 'README.md')).split(heading)[1].split(/^### /m)[0]
-  return [...section.matchAll(/^```\n([\s\S]*?)```$/gm)].flatMap(([, block]) => block.split('\n').filter(Boolean))
+  const lines = []
+  let inBlock = false
+  for (const line of section.split('\n')) {
+    if (line.startsWith('```')) inBlock = !inBlock
+    else if (inBlock && line !== '') lines.push(line)
+  }
+  return lines
 }
 
 t.test('the clone has CRLF endings and a space in its path', async (t) => {
