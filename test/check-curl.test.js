@@ -1,20 +1,19 @@
 'use strict'
 
 // `npm run check:curl` with the real curl against real servers: the ones
-// that follow RFC 9110 pass (fixed, express 5, nginx), the ones that do not
-// fail on exactly the steps where they break it, and nothing crashes.
+// that follow RFC 9110 pass (fixed, express 5, lighttpd, Caddy), the ones
+// that do not (Apache, nginx, h2o among them) fail on exactly the steps
+// where they break it, and nothing crashes.
 
 const t = require('tap')
-const fs = require('node:fs')
 const http = require('node:http')
-const net = require('node:net')
-const os = require('node:os')
 const path = require('node:path')
-const { spawn, spawnSync, execFile } = require('node:child_process')
+const { spawnSync, execFile } = require('node:child_process')
 const { startChildProcess } = require('./helper')
 const { urlOf } = require('../core/launch')
 const { spawnServer } = require('../tooling/spawn-server')
 const servers = require('./fixtures/conditional-get-servers')
+const { webServerMissing, startWebServer } = require('./fixtures/web-servers')
 const { SEED_PATH } = require('../core/seed-contract')
 
 const COMMAND = path.join(__dirname, '..', 'check')
@@ -27,13 +26,20 @@ const STEPS = {
   list: 'If-None-Match with the tag inside a list',
   star: 'If-None-Match: *',
   mismatch: 'If-None-Match with a tag that does not match',
+  starMissing: 'If-None-Match: * on a missing resource',
   head: 'HEAD is answered like GET, without content',
   conditionalHead: 'HEAD with If-None-Match with the exact tag',
   modifiedSince: 'If-Modified-Since with the Last-Modified date',
-  precedence: 'If-None-Match takes precedence over If-Modified-Since'
+  precedenceMatch: 'If-None-Match over If-Modified-Since: the exact tag, an older date',
+  precedenceMatchHead: 'HEAD, If-None-Match over If-Modified-Since: the exact tag, an older date',
+  precedenceMismatch: 'If-None-Match over If-Modified-Since: a tag that does not match, the Last-Modified date',
+  precedenceMismatchHead: 'HEAD, If-None-Match over If-Modified-Since: a tag that does not match, the Last-Modified date'
 }
-const NOT_MODIFIED_STEPS = [STEPS.exact, STEPS.strength, STEPS.list, STEPS.star, STEPS.conditionalHead]
-const WITHOUT_LAST_MODIFIED = [STEPS.modifiedSince, STEPS.precedence]
+const PRECEDENCE_MATCH = [STEPS.precedenceMatch, STEPS.precedenceMatchHead]
+const PRECEDENCE_MISMATCH = [STEPS.precedenceMismatch, STEPS.precedenceMismatchHead]
+const IF_NONE_MATCH_STEPS = [STEPS.exact, STEPS.strength, STEPS.list, STEPS.star, STEPS.conditionalHead]
+const NOT_MODIFIED_STEPS = [...IF_NONE_MATCH_STEPS, STEPS.modifiedSince, ...PRECEDENCE_MATCH]
+const WITHOUT_LAST_MODIFIED = [STEPS.modifiedSince, ...PRECEDENCE_MATCH, ...PRECEDENCE_MISMATCH]
 
 function checkCurl (...args) {
   return new Promise((resolve) => {
@@ -43,13 +49,19 @@ function checkCurl (...args) {
   })
 }
 
-// Run the checker with --json against `url`: { code, stderr, outcomes: {
-// step name: 'pass' | 'fail' | 'skip' }, steps }.
-async function checkJson (url) {
-  const { code, stdout, stderr } = await checkCurl('--json', url)
+// Run the checker with --json (and `args`) against `url`: { code, stderr,
+// outcomes: { step name: 'pass' | 'fail' | 'skip' }, steps, missingUrl }.
+async function checkJson (url, ...args) {
+  const { code, stdout, stderr } = await checkCurl('--json', ...args, url)
   if (code === 2) throw new Error(`check:curl could not check ${url}: ${stderr}`)
   const report = JSON.parse(stdout)
-  return { code, stderr, steps: report.steps, outcomes: Object.fromEntries(report.steps.map((s) => [s.name, s.outcome])) }
+  const outcomes = Object.fromEntries(report.steps.map((s) => [s.name, s.outcome]))
+  return { code, stderr, steps: report.steps, outcomes, missingUrl: report.missingUrl }
+}
+
+// The rule texts a step broke, by its name.
+function brokenBy (steps, name) {
+  return steps.find((s) => s.name === name).broken
 }
 
 // The outcomes every step must have: `failing` fail, `skipped` skip, the rest pass.
@@ -78,7 +90,9 @@ t.test('fixed passes every step; the If-Modified-Since steps are skipped, not pa
     t.equal(code, 0, stdout)
     t.match(stdout, /^PASS {2}If-None-Match with the tag in its other strength\n {6}sent GET with If-None-Match: W\/"[^"]+"; got 304, ETag: "[^"]+", Cache-Control: public, max-age=120, no content$/m)
     t.match(stdout, /^SKIP {2}If-Modified-Since with the Last-Modified date\n {6}\(the 200 has no Last-Modified: nothing to check If-Modified-Since against\)$/m)
-    t.match(stdout, /\n9 passed, 0 failed, 2 skipped\n$/)
+    t.match(stdout, /^A missing resource, where If-None-Match: \* must not match: http:\/\/127\.0\.0\.1:\d+\/seed\/checker-missing-[0-9a-f]{12}$/m)
+    t.match(stdout, /^PASS {2}If-None-Match: \* on a missing resource\n {6}sent GET http:\/\/127\.0\.0\.1:\d+\/seed\/checker-missing-[0-9a-f]{12} with If-None-Match: \*; got 404, /m)
+    t.match(stdout, /\n10 passed, 0 failed, 5 skipped\n$/)
   })
 })
 
@@ -96,14 +110,35 @@ t.test('express 5 (weak ETags, fresh) passes', { skip: curlMissing }, async (t) 
   t.match(steps.find((s) => s.name === STEPS.strength).sent, /If-None-Match: "[^"]+"$/, 'the weak tag is sent strong, not as W/W/')
 })
 
-const nginx = spawnSync('nginx', ['-v']).error ? 'nginx is not installed here (apt-get install nginx-light)' : false
+// Web servers nobody here wrote, each serving a 10 KB JSON file with its
+// default ETag and Last-Modified and a Cache-Control field (Debian's
+// packages; see docs/conditional-get.md for the versions). Apache and nginx
+// send 304 only when both conditions hold, so a matching tag with an older
+// date gets the full 200; h2o compares strongly, and has no lists and no *.
+const WEB_SERVER_FAILURES = {
+  apache2: PRECEDENCE_MATCH,
+  nginx: PRECEDENCE_MATCH,
+  lighttpd: [],
+  caddy: [],
+  h2o: [STEPS.strength, STEPS.list, STEPS.star]
+}
 
-t.test('nginx serving a file passes, If-Modified-Since included', { skip: curlMissing || nginx }, async (t) => {
-  const url = await startNginx(t)
-  const { code, outcomes } = await checkJson(url)
-  t.equal(code, 0, 'exit 0')
-  t.same(outcomes, expected({}), 'every step passes, none skipped')
-})
+for (const [name, failing] of Object.entries(WEB_SERVER_FAILURES)) {
+  const verdict = failing.length === 0 ? 'passes every step, none skipped' : `fails exactly ${failing.length} steps`
+  t.test(`${name} serving a file ${verdict}`, { skip: curlMissing || webServerMissing(name) }, async (t) => {
+    const server = await startWebServer(name)
+    t.teardown(server.stop)
+    const { code, outcomes, steps } = await checkJson(server.url)
+    t.equal(code, failing.length === 0 ? 0 : 1, `exit ${failing.length === 0 ? 0 : 1}`)
+    t.same(outcomes, expected({ failing }))
+    if (failing.includes(STEPS.precedenceMatch)) {
+      for (const step of PRECEDENCE_MATCH) {
+        t.match(brokenBy(steps, step), [/^§13\.1\.3, §13\.2\.2: a recipient MUST ignore If-Modified-Since/], `${step}: the rule is named`)
+        t.match(steps.find((s) => s.name === step).received, /^200, /, `${step}: the 200 is shown`)
+      }
+    }
+  })
+}
 
 t.test('fastify with @fastify/etag fails on a list and on *', { skip: curlMissing }, async (t) => {
   // @fastify/etag compares the whole If-None-Match header with its tag.
@@ -112,7 +147,7 @@ t.test('fastify with @fastify/etag fails on a list and on *', { skip: curlMissin
   const { code, outcomes, steps } = await checkJson(server.url)
   t.equal(code, 1, 'exit 1')
   t.same(outcomes, expected({ failing: [STEPS.list, STEPS.star], skipped: WITHOUT_LAST_MODIFIED }))
-  t.match(steps.find((s) => s.name === STEPS.star).broken, [/^§13\.1\.2: If-None-Match: \* is false whenever/])
+  t.match(brokenBy(steps, STEPS.star), [/^§13\.1\.2: If-None-Match: \* is false whenever/])
 })
 
 t.test("restify's conditionalRequest fails the exact quoted tag, and HEAD", { skip: curlMissing }, async (t) => {
@@ -128,13 +163,16 @@ t.test("restify's conditionalRequest fails the exact quoted tag, and HEAD", { sk
 })
 
 const FAILING_STEPS = {
-  'ignores If-None-Match': NOT_MODIFIED_STEPS,
+  'ignores If-None-Match': [...IF_NONE_MATCH_STEPS, ...PRECEDENCE_MATCH, ...PRECEDENCE_MISMATCH],
   'compares strongly': [STEPS.strength],
   'no *': [STEPS.star],
   'no lists': [STEPS.list],
   'drops the ETag from the 304': NOT_MODIFIED_STEPS,
   'drops Cache-Control from the 304': NOT_MODIFIED_STEPS,
-  'HEAD answers 405': [STEPS.head, STEPS.conditionalHead]
+  'HEAD answers 405': [STEPS.head, STEPS.conditionalHead, STEPS.precedenceMatchHead, STEPS.precedenceMismatchHead],
+  'needs both conditions': PRECEDENCE_MATCH,
+  'takes either condition': PRECEDENCE_MISMATCH,
+  '* matches a missing resource': [STEPS.starMissing]
 }
 const NAMED_IN_THE_FAILURE = {
   'ignores If-None-Match': /^§13\.1\.2: when a listed entity-tag matches/,
@@ -143,19 +181,43 @@ const NAMED_IN_THE_FAILURE = {
   'no lists': /^§13\.1\.2: when a listed entity-tag matches/,
   'drops the ETag from the 304': /^§15\.4\.5: .*\(this 304: no etag\)$/,
   'drops Cache-Control from the 304': /^§15\.4\.5: .*\(this 304: no cache-control\)$/,
-  'HEAD answers 405': /^§9\.3\.2: .*\(this HEAD: status 405 where GET had 200/
+  'HEAD answers 405': /^§9\.3\.2: .*\(this HEAD: status 405 where GET had 200/,
+  'needs both conditions': /^§13\.1\.3, §13\.2\.2: .* a tag that matches gets the 304, whatever the date$/,
+  'takes either condition': /^§13\.1\.3, §13\.2\.2: .* a tag that does not match gets the 200, whatever the date$/,
+  '* matches a missing resource': /^§13\.1\.2: If-None-Match: \* is true when the server has no current representation.*\(without the condition: 404\)$/
 }
 
 t.test('a server with one fault fails where it breaks the rule, naming the rule', { skip: curlMissing }, async (t) => {
   t.same(Object.keys(FAILING_STEPS), Object.keys(servers.FAULTS), 'every fault is tried')
   const correct = await checkJson(await listen(t, servers.createConditionalServer()))
-  t.same(correct.outcomes, expected({ skipped: WITHOUT_LAST_MODIFIED }), 'without a fault it passes')
+  t.same(correct.outcomes, expected({}), 'without a fault it passes every step, none skipped')
   for (const [fault, failing] of Object.entries(FAILING_STEPS)) {
     const { code, outcomes, steps } = await checkJson(await listen(t, servers.createConditionalServer(fault)))
     t.equal(code, 1, `${fault}: exit 1`)
-    t.same(outcomes, expected({ failing, skipped: WITHOUT_LAST_MODIFIED }), `${fault}: fails ${failing.length} step(s)`)
-    t.match(steps.find((s) => s.name === failing[0]).broken, [NAMED_IN_THE_FAILURE[fault]], `${fault}: the rule is named`)
+    t.same(outcomes, expected({ failing }), `${fault}: fails ${failing.length} step(s)`)
+    t.match(brokenBy(steps, failing[0]), [NAMED_IN_THE_FAILURE[fault]], `${fault}: the rule is named`)
   }
+})
+
+t.test('* on a missing resource: where it asks, and a SKIP where nothing is missing', { skip: curlMissing }, async (t) => {
+  const url = await listen(t, servers.createConditionalServer('* matches a missing resource'))
+  const derived = await checkJson(url)
+  t.match(derived.missingUrl, /^http:\/\/127\.0\.0\.1:\d+\/seed\/checker-missing-[0-9a-f]{12}$/, 'a sibling of the URL, with a random name')
+  t.equal(derived.steps.find((s) => s.name === STEPS.starMissing).sent, `GET ${derived.missingUrl} with If-None-Match: *`)
+
+  const named = new URL('/elsewhere/gone', url).href
+  const given = await checkJson(url, '--missing-url', named)
+  t.equal(given.missingUrl, named, '--missing-url is the URL asked')
+  t.equal(given.outcomes[STEPS.starMissing], 'fail', 'and there the fault is caught too')
+
+  // Everything is there: * on any path rightly gets a 304, so there is no
+  // missing resource to ask about, which a SKIP says (not a PASS).
+  const everyPath = await listen(t, servers.createConditionalServer(null, { everyPath: true }))
+  const { code, outcomes, steps } = await checkJson(everyPath)
+  t.equal(code, 0, 'exit 0')
+  t.same(outcomes, expected({ skipped: [STEPS.starMissing] }))
+  t.match(steps.find((s) => s.name === STEPS.starMissing).note,
+    /^GET http:\/\/127\.0\.0\.1:\d+\/seed\/checker-missing-[0-9a-f]{12} answered 200, .*, not 404: no missing resource to ask about \(name one with --missing-url\)$/)
 })
 
 for (const variant of ['slow', 'fast']) {
@@ -169,7 +231,7 @@ for (const variant of ['slow', 'fast']) {
       skipped: [STEPS.strength, ...WITHOUT_LAST_MODIFIED]
     }))
     t.match(steps[0].note, /the first 200 had no ETag; the second had one/)
-    t.match(steps.find((s) => s.name === STEPS.syntax).broken, [/^§8\.8\.3: an entity-tag is a quoted opaque string/])
+    t.match(brokenBy(steps, STEPS.syntax), [/^§8\.8\.3: an entity-tag is a quoted opaque string/])
   })
 }
 
@@ -190,66 +252,8 @@ t.test('nothing to check, or bad arguments: exit 2 with a message', { skip: curl
   const bad = await checkCurl('localhost:3000')
   t.equal(bad.code, 2)
   t.match(bad.stderr, /the URL must start with http:\/\/ or https:\/\//)
+
+  const badMissing = await checkCurl('--missing-url', '/nope', expressUrl)
+  t.equal(badMissing.code, 2)
+  t.match(badMissing.stderr, /--missing-url must start with http:\/\/ or https:\/\/, got "\/nope"/)
 })
-
-// nginx serving one static file from a temporary prefix on a free port,
-// started for the test and stopped in teardown.
-async function startNginx (t) {
-  const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'nginx-'))
-  // Started as root, nginx serves from worker processes running as nobody,
-  // who must be able to read the file (mkdtemp makes the folder private).
-  fs.chmodSync(prefix, 0o755)
-  fs.mkdirSync(path.join(prefix, 'html', 'seed'), { recursive: true })
-  fs.writeFileSync(path.join(prefix, 'html', 'seed', 'v1'), JSON.stringify({ hello: 'conditional GET' }))
-  const port = await freePort()
-  fs.writeFileSync(path.join(prefix, 'nginx.conf'), `
-daemon off;
-worker_processes 1;
-pid ${prefix}/nginx.pid;
-error_log ${prefix}/error.log;
-events { worker_connections 64; }
-http {
-  access_log off;
-  client_body_temp_path ${prefix}/tmp;
-  proxy_temp_path ${prefix}/tmp;
-  fastcgi_temp_path ${prefix}/tmp;
-  uwsgi_temp_path ${prefix}/tmp;
-  scgi_temp_path ${prefix}/tmp;
-  server {
-    listen 127.0.0.1:${port};
-    root ${prefix}/html;
-    default_type application/json;
-  }
-}
-`)
-  const child = spawn('nginx', ['-p', prefix, '-c', path.join(prefix, 'nginx.conf')], { stdio: 'ignore' })
-  t.teardown(() => new Promise((resolve) => {
-    child.once('exit', () => { fs.rmSync(prefix, { recursive: true, force: true }); resolve() })
-    child.kill('SIGQUIT')
-  }))
-  const url = `http://127.0.0.1:${port}${SEED_PATH}`
-  await waitUntilListening(port)
-  return url
-}
-
-function freePort () {
-  return new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
-async function waitUntilListening (port, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const open = await new Promise((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => { socket.destroy(); resolve(true) })
-      socket.on('error', () => resolve(false))
-    })
-    if (open) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`nginx did not listen on port ${port} within ${timeoutMs} ms`)
-}
