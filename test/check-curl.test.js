@@ -17,6 +17,11 @@ const { spawnServer } = require('../tooling/spawn-server')
 const servers = require('./fixtures/conditional-get-servers')
 const { SEED_PATH } = require('../core/seed-contract')
 
+// About 28 check:curl runs, each a child node and up to 16 curls: under
+// coverage on a busy machine that comes near tap's default 30 s for a file
+// (docs/conditional-get.md has the times).
+t.setTimeout(60000)
+
 async function listen (t, server) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise((resolve) => {
