@@ -10,7 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { spawnServer } = require('../tooling/spawn-server')
-const { SYNCHRONOUS_FILE_FLAGS } = require('../tooling/synchronous-file')
+const { SYNCHRONOUS_FILE_FLAGS, NO_SYNCHRONOUS_FILE } = require('../tooling/synchronous-file')
 
 const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond()
 const USAGE_TIMEOUT_MS = 10000
@@ -28,6 +28,7 @@ const STDOUT_FLAGS = { file: 'w', 'synchronous-file': SYNCHRONOUS_FILE_FLAGS }
  * talks to the probe (child.send, 'message').
  */
 async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], procRoot = '/proc', stdout = null, processTree = false, cwd } = {}) {
+  if (stdout?.kind === 'synchronous-file' && SYNCHRONOUS_FILE_FLAGS === null) throw new Error(NO_SYNCHRONOUS_FILE)
   const stdoutFd = stdout === null ? 'pipe' : fs.openSync(stdout.file, STDOUT_FLAGS[stdout.kind])
   // No drain window on stop: nothing is measured after it, and half a second
   // per target and round adds up.

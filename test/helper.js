@@ -169,4 +169,11 @@ function readText (file) {
   return fs.readFileSync(file, 'utf8').replace(/\r\n/g, '\n')
 }
 
-module.exports = { VARIANTS, readText, skipOffNvmrcLine, stateOf, alive, waitFor, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }
+// Tap skip options for what one system cannot do (false where it can).
+// Windows has no signal a process can handle: kill('SIGTERM') and
+// kill('SIGINT') end it outright, so no graceful shutdown runs.
+const skipWithoutSignals = process.platform === 'win32'
+  ? 'Windows: kill() ends a process outright; no SIGTERM or SIGINT handler runs'
+  : false
+
+module.exports = { VARIANTS, readText, skipOffNvmrcLine, skipWithoutSignals, stateOf, alive, waitFor, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }

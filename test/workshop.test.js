@@ -13,7 +13,7 @@ const { verify } = require('../workshop/verify')
 const { newCopy } = require('../workshop')
 const { speedVerdict, runNoise } = require('../workshop/speed')
 const { ROOT } = require('../tooling/repo')
-const { skipOffNvmrcLine, readText } = require('./helper')
+const { skipOffNvmrcLine, skipWithoutSignals, readText } = require('./helper')
 
 const GUARD = 'if (attachAfterEvent === true) return'
 
@@ -77,7 +77,7 @@ t.test('workshop new: a copy of slow/ that git ignores, ready to run', async (t)
   t.throws(() => newCopy('../out', { root }), /the name must be letters, digits/)
 })
 
-t.test('verify --watch checks again when a file is saved, and stops on Ctrl-C', async (t) => {
+t.test('verify --watch checks again when a file is saved, and stops on Ctrl-C', { skip: skipWithoutSignals }, async (t) => {
   const folder = fixedCopy(t, 'watched')
   const child = spawn(process.execPath, ['workshop/verify.js', folder, '--watch', '--level', '1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
   t.teardown(() => child.kill('SIGKILL'))

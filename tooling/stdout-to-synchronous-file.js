@@ -8,7 +8,9 @@
 
 const fs = require('node:fs')
 const { Writable } = require('node:stream')
-const { SYNCHRONOUS_FILE_FLAGS } = require('./synchronous-file')
+const { SYNCHRONOUS_FILE_FLAGS, NO_SYNCHRONOUS_FILE } = require('./synchronous-file')
+
+if (SYNCHRONOUS_FILE_FLAGS === null) throw new Error(NO_SYNCHRONOUS_FILE)
 
 const fd = fs.openSync(process.env.STDOUT_FILE, SYNCHRONOUS_FILE_FLAGS)
 // What Node itself builds for a stdout that is a file: every write a
