@@ -142,3 +142,10 @@ t.test('the goals docs/benchmark.md gives are the ones each mode enforces', asyn
     }
   }
 })
+
+// The README is a newcomer's path, read before the workshop starts: depth
+// lives in docs/, and this keeps it from growing back.
+t.test('the README is at most 250 lines', async (t) => {
+  const lines = read('README.md').split('\n').length - 1
+  t.ok(lines <= 250, `${lines} lines`)
+})
