@@ -67,15 +67,23 @@ function readDoctorAnalysis (dataDir) {
 }
 
 /**
- * A sentence for Doctor's verdict, naming what it flagged.
+ * A sentence for Doctor's verdict, naming what it flagged. Where the
+ * event-loop delay is flagged, the sentence says so first and gives
+ * Doctor's headline after it: on slow the delay is flagged on every
+ * machine, while the headline moves with the machine (gc where garbage
+ * collection blocks the loop 100 ms a second; cpu flagged too beside another
+ * busy process, the CPU it did not get read as waiting). docs/diagnose.md
+ * has the runs.
  */
 function describeDoctorVerdict (variant, { issueCategory, issues }) {
   if (issueCategory === 'none') return `${variant}: no issue detected`
   const flagged = Object.entries({ ...issues, ...prefixed('memory', issues.memory) })
     .filter(([, value]) => value === 'performance')
     .map(([name]) => name)
-  const detail = flagged.length > 0 ? ` (flagged: ${flagged.join(', ')})` : ''
-  return `${variant}: ${issueCategory} issue detected${detail}`
+  const headline = `${issueCategory} issue detected`
+  if (!flagged.includes('delay')) return `${variant}: ${headline}${flagged.length > 0 ? ` (flagged: ${flagged.join(', ')})` : ''}`
+  const others = flagged.filter((name) => name !== 'delay')
+  return `${variant}: the event-loop delay is flagged (Doctor's headline: ${headline}${others.length > 0 ? `; also flagged: ${others.join(', ')}` : ''})`
 }
 
 function prefixed (prefix, object) {

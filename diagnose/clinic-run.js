@@ -88,7 +88,7 @@ function describeLoad ({ connections, duration, amount }) {
   return `autocannon -c ${connections}, ${amount ? `${amount.toLocaleString('en-US')} requests` : `${duration} s`}`
 }
 
-module.exports = { runClinic, describeLoad }
+module.exports = { runClinic }
 
 if (require.main === module) {
   process.once('message', ({ type, ...job }) => {

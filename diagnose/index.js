@@ -72,8 +72,7 @@ async function diagnose (tool, server, {
   duration,
   requests,
   log = console.log,
-  clinicBin = resolveOrNull('clinic/bin.js'),
-  loadPath = SEED_PATH
+  clinicBin = resolveOrNull('clinic/bin.js')
 } = {}) {
   if (!clinicBin) {
     return { code: 2, error: 'clinic is not installed: run `npm ci` (it is a dev dependency)' }
@@ -94,7 +93,7 @@ async function diagnose (tool, server, {
   }
   const size = loadSize(variant, { duration, requests })
   const load = {
-    path: loadPath,
+    path: SEED_PATH,
     connections,
     ...size,
     headers: STORY_REQUEST_HEADERS[variant] ?? {},

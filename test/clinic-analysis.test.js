@@ -34,13 +34,15 @@ t.test("Doctor's verdict on slow: the event-loop delay, nothing else", async (t)
   t.equal(result.issues.cpu, 'none')
   t.equal(result.issues.handles, 'none')
   t.ok(['event-loop', 'gc'].includes(result.issueCategory), `headline ${result.issueCategory}`)
-  t.match(analysis.describeDoctorVerdict('slow', result), /^slow: (event-loop|gc) issue detected \(flagged: delay/)
+  t.match(analysis.describeDoctorVerdict('slow', result), /^slow: the event-loop delay is flagged \(Doctor's headline: (event-loop|gc) issue detected[;)]/)
 })
 
 t.test('the verdict sentence names what was flagged', async (t) => {
   t.equal(analysis.describeDoctorVerdict('fixed', { issueCategory: 'none', issues: {} }), 'fixed: no issue detected')
   const issues = { delay: 'performance', cpu: 'none', memory: { external: 'none', heapTotal: 'performance' } }
-  t.equal(analysis.describeDoctorVerdict('x', { issueCategory: 'gc', issues }), 'x: gc issue detected (flagged: delay, memory heapTotal)')
+  t.equal(analysis.describeDoctorVerdict('x', { issueCategory: 'gc', issues }), "x: the event-loop delay is flagged (Doctor's headline: gc issue detected; also flagged: memory heapTotal)")
+  t.equal(analysis.describeDoctorVerdict('x', { issueCategory: 'event-loop', issues: { delay: 'performance', memory: {} } }), "x: the event-loop delay is flagged (Doctor's headline: event-loop issue detected)")
+  t.equal(analysis.describeDoctorVerdict('x', { issueCategory: 'io', issues: { cpu: 'performance', handles: 'performance', memory: {} } }), 'x: io issue detected (flagged: cpu, handles)', 'without the delay, the headline first')
 })
 
 t.test("Flame's hottest frame on slow is the ETag middleware's after listener", { skip: FLAME_UNDER_COVERAGE_ON_26 }, async (t) => {
