@@ -5,7 +5,7 @@
 const path = require('node:path')
 const { resolveServerPath } = require('../tooling/server-path')
 const { ROOT } = require('../tooling/repo')
-const { TARGETS, REFERENCE, MODES, MAX_CONDITIONAL_SECONDS } = require('./goals')
+const { TARGETS, REFERENCE, MODES, MAX_CONDITIONAL_SECONDS } = require('./judge/goals')
 const { UsageError, parseCommandLine, numberOption } = require('../tooling/command')
 
 const USAGE = `Usage: node bench [options]   (npm start, npm run bench, npm run bench:ci)

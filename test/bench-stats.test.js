@@ -3,7 +3,7 @@
 // The benchmark's arithmetic: medians, paired ratios, goals, baselines.
 
 const t = require('tap')
-const { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, spread, summarizeTargets, checkRequirements } = require('../bench/stats')
+const { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, spread, summarizeTargets, checkRequirements } = require('../bench/judge/stats')
 
 const run = (target, round, fields) => ({ target, round, ...fields })
 

@@ -12,7 +12,7 @@ const path = require('node:path')
 const { ROOT } = require('../tooling/repo')
 const { traceLeak, adderOf } = require('../diagnose/trace-leak')
 const { README: HINT_SECTIONS } = require('../workshop/levels')
-const { MODES, RATIOS } = require('../bench/goals')
+const { MODES, RATIOS } = require('../bench/judge/goals')
 
 const PAGES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
 const read = (page) => fs.readFileSync(path.join(ROOT, page), 'utf8')

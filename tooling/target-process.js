@@ -9,8 +9,8 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
-const { spawnServer } = require('../tooling/spawn-server')
-const { SYNCHRONOUS_FILE_FLAGS } = require('../tooling/synchronous-file')
+const { spawnServer } = require('./spawn-server')
+const { SYNCHRONOUS_FILE_FLAGS } = require('./synchronous-file')
 
 const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond()
 const USAGE_TIMEOUT_MS = 10000

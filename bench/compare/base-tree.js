@@ -10,8 +10,8 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { execFileSync, spawnSync } = require('node:child_process')
-const { ROOT } = require('../tooling/repo')
-const { UsageError } = require('../tooling/command')
+const { ROOT } = require('../../tooling/repo')
+const { UsageError } = require('../../tooling/command')
 
 // Installs of a base whose lockfile differs from the head's, one folder per
 // lockfile (by its SHA-256), kept for the next comparison with that base.

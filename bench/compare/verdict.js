@@ -6,7 +6,7 @@
 // from the paired test (stats.js, pairedChange). Pure functions, tested in
 // test/bench-compare.test.js.
 
-const { median, pairedChange } = require('./stats')
+const { median, pairedChange } = require('../judge/stats')
 
 const METRICS = [
   { key: 'cpuMicrosPerRequest', label: 'CPU µs/req', gated: true },

@@ -3,7 +3,7 @@
 // What the comparison measures and what it holds each mode to.
 
 const os = require('node:os')
-const { STORY_REQUEST_HEADERS } = require('../tooling/repo')
+const { STORY_REQUEST_HEADERS } = require('../../tooling/repo')
 
 /**
  * The targets, each started in a fresh process through the launcher a user

@@ -4,9 +4,9 @@
 // for a pull request's comment or a job summary, and the figures in the
 // formats CI tools for benchmarks read (bench/formats.js, the head's side).
 
-const { toBencherMetricFormat, toGithubBenchmark } = require('./formats')
-const { METRICS, percent, intervalText } = require('./compare-verdict')
-const { decimal } = require('./report')
+const { toBencherMetricFormat, toGithubBenchmark } = require('../print/ci-formats')
+const { METRICS, percent, intervalText } = require('./verdict')
+const { decimal } = require('../print/text')
 
 const short = (commit) => commit.slice(0, 10)
 

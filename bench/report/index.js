@@ -6,7 +6,7 @@
 
 const fs = require('node:fs')
 const { runAsProcess, parseCommandLine, UsageError } = require('../../tooling/command')
-const { renderHtml } = require('./page')
+const { renderHtml } = require('../print/html/page')
 
 const USAGE = `Usage: npm run report -- RUN.json [--html FILE]
 

@@ -11,17 +11,17 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
-const { ROOT } = require('../tooling/repo')
-const { TARGETS, MAX_CONDITIONAL_SECONDS } = require('./goals')
-const { describeMachine, sampleCpuBusy, describeVersions } = require('./run')
+const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../../tooling/command')
+const { ROOT } = require('../../tooling/repo')
+const { TARGETS, MAX_CONDITIONAL_SECONDS } = require('../judge/goals')
+const { describeMachine, sampleCpuBusy, describeVersions } = require('../measure/run')
 const { describeHead, resolveBase, checkOutBase } = require('./base-tree')
 const { runPairs } = require('./paired-run')
-const { judgePairs, percent } = require('./compare-verdict')
-const report = require('./compare-report')
-const { renderMachine } = require('./report')
-const { MAX_SIGN_FLIP_ROUNDS } = require('./stats')
-const { parseTargets, parseCpuTax, parseUserTarget } = require('./options')
+const { judgePairs, percent } = require('./verdict')
+const report = require('./print')
+const { renderMachine } = require('../print/text')
+const { MAX_SIGN_FLIP_ROUNDS } = require('../judge/stats')
+const { parseTargets, parseCpuTax, parseUserTarget } = require('../options')
 
 const DEFAULTS = {
   targets: ['fixed', 'fixed-304', 'fast'],

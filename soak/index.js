@@ -11,7 +11,7 @@
 const autocannon = require('autocannon')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
 const { resolveServerPath } = require('../tooling/server-path')
-const { startTarget } = require('./target-process')
+const { startTarget } = require('../tooling/target-process')
 
 const USAGE = `Usage: npm run soak -- <server> [--duration SECONDS] [--connections N]
 

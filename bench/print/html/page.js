@@ -16,7 +16,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 
-const { integer, decimal, ratioText, ratioValueText, describeLoad } = require('../report')
+const { integer, decimal, ratioText, ratioValueText, describeLoad } = require('../text')
 
 const UPLOT_DIR = path.dirname(require.resolve('uplot/dist/uPlot.iife.min.js'))
 

@@ -9,8 +9,8 @@ const os = require('node:os')
 const path = require('node:path')
 const http = require('node:http')
 const autocannon = require('autocannon')
-const { startTarget } = require('./target-process')
-const { describeHead } = require('./base-tree')
+const { startTarget } = require('../../tooling/target-process')
+const { describeHead } = require('../compare/base-tree')
 
 const CPU_TAX = path.join(__dirname, 'cpu-tax.js')
 

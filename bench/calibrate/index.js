@@ -16,9 +16,9 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
-const { median } = require('./stats')
-const { percent: signed } = require('./compare-verdict')
+const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../../tooling/command')
+const { median } = require('../judge/stats')
+const { percent: signed } = require('../compare/verdict')
 
 const TAXED = 'fixed'
 // "At least 19 times in 20" and "at most 1 false alarm in 20", as shares.
@@ -102,7 +102,7 @@ async function main (argv, { stdout }) {
  */
 const GATES = {
   ci: {
-    script: [path.join(__dirname), '--mode', 'ci'],
+    script: [path.join(__dirname, '..'), '--mode', 'ci'],
     async setUp ({ extra, dir, print }) {
       const baselineFile = path.join(dir, 'baseline.json')
       const baseline = await gateRun(this, [...extra, '--json', baselineFile], baselineFile)
@@ -119,7 +119,7 @@ const GATES = {
     }
   },
   compare: {
-    script: [path.join(__dirname, 'compare.js'), '--base', 'HEAD'],
+    script: [path.join(__dirname, '..', 'compare'), '--base', 'HEAD'],
     async setUp ({ extra }) {
       // Fixed's cost as the comparison measures it (side by side with its
       // base, which changes it) comes from the clean runs' base sides.

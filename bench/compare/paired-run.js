@@ -15,8 +15,8 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const autocannon = require('autocannon')
-const { startTarget } = require('./target-process')
-const { taxedStart, requestHeaders, load, summarizeRun } = require('./run')
+const { startTarget } = require('../../tooling/target-process')
+const { taxedStart, requestHeaders, load, summarizeRun } = require('../measure/run')
 
 const SIDES = ['base', 'head']
 
