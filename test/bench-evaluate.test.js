@@ -5,7 +5,7 @@
 
 const t = require('tap')
 const { evaluateRun } = require('../bench/judge/evaluate')
-const { TARGETS } = require('../bench/judge/goals')
+const { TARGETS } = require('../bench/protocol/targets')
 
 const CI_TARGETS = ['slow', 'fast', 'fixed', 'fixed-304', 'node-http']
 const protocol = { targets: CI_TARGETS }

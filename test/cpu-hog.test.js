@@ -45,7 +45,7 @@ t.test('a hog killed with SIGKILL leaves no busy process behind', { skip: proces
 // cores), under the warning's threshold; the CPU sample the run takes first
 // sees it.
 t.test('the bench\'s CPU sample sees a hog started a moment before', { skip: process.platform === 'linux' ? false : 'reads /proc' }, async (t) => {
-  const { sampleCpuBusy } = require('../bench/measure/run')
+  const { sampleCpuBusy } = require('../bench/measure/machine')
   const processes = require('node:os').cpus().length
   const hog = spawn(process.execPath, [path.join(ROOT, 'tooling', 'cpu-hog.js'), '--processes', String(processes), '--seconds', '30'], { stdio: ['ignore', 'pipe', 'inherit'] })
   let spinners = []

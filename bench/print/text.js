@@ -1,14 +1,21 @@
 'use strict'
 
-// The printing half of the benchmark: the protocol, the table, the ratios
-// and the per-second chart for a terminal, and the same as Markdown.
+// A run in the terminal: the protocol and machine at the top, the table of
+// medians, the ratios with their goals and verdicts, and the per-second
+// chart. The same run as Markdown is markdown.js, as a page html/.
+
+const { signedPercent } = require('../../tooling/number-text')
+const { medianRound } = require('../judge/stats')
+const { renderMachine } = require('./machine')
+const { integer, decimal, ratioText, ratioValueText } = require('./numbers')
+const { textTable } = require('./table')
 
 const BARS = '▁▂▃▄▅▆▇█'
 // A second in which no response came: drawn, so it is not mistaken for a
 // second that was not measured.
 const NO_RESPONSE = '·'
 
-const COLUMNS = [
+const SUMMARY_COLUMNS = [
   { title: 'target', value: (s) => s.target, align: 'left' },
   { title: 'req/s', value: (s) => integer(s.requestsPerSecond) },
   { title: 'p50 ms', value: (s) => decimal(s.latencyP50) },
@@ -46,60 +53,10 @@ function renderProtocol ({ mode, protocol, machine, targets, versions = {} }) {
 }
 
 /**
- * Where a run ran: the CPU, the cores it could use, memory, platform, Node
- * and the versions the figures depend on, how busy the machine was at the
- * start (load average; CPU busy just before the run), and a warning when it
- * was busy.
- */
-function renderMachine (machine, versions = {}) {
-  const load = describeLoad(machine)
-  return [
-    `Machine: ${describeCores(machine)}, ${machine.memoryGiB} GiB, ${machine.platform}`,
-    `  Node ${machine.node}${Object.entries(versions).map(([name, version]) => `, ${name} ${version}`).join('')}` +
-      (load === '' ? '' : `; ${load} at the start`),
-    ...(isBusy(machine)
-      ? [`  warning: the machine was busy at the start (${load} on ${plural(machine.usableCores ?? machine.cores, 'core')}): ` +
-        'whatever else runs takes CPU from the servers and the load alike, and the figures move more than usual; close what you can (a browser, a video call) and run again']
-      : [])
-  ].join('\n')
-}
-
-const plural = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`
-
-// How busy the machine was at the start, "" where the OS says nothing.
-function describeLoad ({ loadAverage, cpuBusy }) {
-  return [
-    ...(loadAverage == null ? [] : [`load average ${loadAverage.toFixed(2)}`]),
-    ...(cpuBusy == null ? [] : [`CPU ${Math.round(cpuBusy * 100)} % busy`])
-  ].join(', ')
-}
-
-// The cores, and how many of them this run could use where that is fewer
-// (taskset, a container's CPU limit).
-function describeCores ({ cores, cpuModel, usableCores }) {
-  const usable = usableCores !== undefined && usableCores < cores ? `, ${usableCores} of them usable by the servers and the load generator` : ', all usable by the servers and the load generator'
-  return `${cores} x ${cpuModel}${usableCores === undefined ? '' : usable}`
-}
-
-// Busy: half the machine's CPU time busy in the half second before the
-// run; where there is no such sample, a 1-minute load average of half the
-// usable cores or more. The sample decides where there is one: the average
-// lags both ways, low for a load started moments ago (0.17 with cpu-hog
-// started a second before), high for one just ended (1.79 with the CPU 0 %
-// busy, in CI right after the clinic checks).
-function isBusy ({ loadAverage, usableCores, cores, cpuBusy }) {
-  if (cpuBusy != null) return cpuBusy >= 0.5
-  return loadAverage != null && loadAverage >= 0.5 * (usableCores ?? cores)
-}
-
-/**
  * The summary table for a terminal: one row per target, medians over rounds.
  */
 function renderTable (summaries) {
-  const rows = [COLUMNS.map((c) => c.title), ...summaries.map((s) => COLUMNS.map((c) => c.value(s)))]
-  const widths = COLUMNS.map((_, i) => Math.max(...rows.map((row) => row[i].length)))
-  const line = (row) => row.map((cell, i) => COLUMNS[i].align === 'left' ? cell.padEnd(widths[i]) : cell.padStart(widths[i])).join('  ')
-  return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n')
+  return textTable(SUMMARY_COLUMNS, summaries)
 }
 
 /**
@@ -113,7 +70,7 @@ function renderRatios (ratios, baseline = []) {
     return `  ${r.name.padEnd(24)} ${ratioValueText(r).padStart(8)}  ${goal.padEnd(12)} ${verdict.padEnd(5)} ${pairs}`.trimEnd()
   })
   for (const b of baseline) {
-    const change = `${b.change >= 0 ? '+' : ''}${(b.change * 100).toFixed(1)} %`
+    const change = signedPercent(b.change)
     const verdict = b.holds === null ? 'CANNOT TELL' : b.holds ? 'holds' : 'WORSE'
     const p = b.pValue === null ? b.note : `p = ${b.pValue.toPrecision(2)}, ${b.rounds} rounds against ${b.baselineRounds}`
     lines.push(`  baseline ${b.name.padEnd(24)} ${b.baseline.toFixed(3)} -> ${b.value.toFixed(3)} (${change}) ${verdict} (${p})`)
@@ -145,64 +102,4 @@ function renderChart (runs, targets) {
   return lines.join('\n')
 }
 
-// The round whose req/s is the median (the lower middle one for an even count).
-function medianRound (own) {
-  if (own.length === 0) return null
-  const sorted = [...own].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)
-  return sorted[Math.floor((sorted.length - 1) / 2)]
-}
-
-/**
- * The protocol, table and ratios as Markdown, for a CI summary or the docs.
- */
-function renderMarkdown ({ mode, protocol, machine, summaries, ratios }) {
-  const header = `| ${COLUMNS.map((c) => c.title).join(' | ')} |`
-  const rule = `|${COLUMNS.map((c) => c.align === 'left' ? '---' : '---:').join('|')}|`
-  const rows = summaries.map((s) => `| ${COLUMNS.map((c) => c.value(s)).join(' | ')} |`)
-  const ratioRows = ratios.map((r) => `| ${r.name} | ${ratioValueText(r)} | ` +
-    `${r.goal === null ? '' : `${r.better === 'lower' ? '≤' : '≥'} ${r.goal}`} | ` +
-    `${r.holds === null ? '' : r.holds ? 'holds' : '**short**'} | ${r.pairs.map(ratioText).join(', ')} |`)
-  return [
-    `Mode \`${mode}\`: autocannon -c ${protocol.connections}, ${protocol.warmup} s warm-up, ` +
-      `${protocol.duration} s measured (slow: ${protocol.warmupRequests} + ${protocol.requests} requests), ${protocol.rounds} round(s); ` +
-      `${machine.cores} x ${machine.cpuModel}, Node ${machine.node}.`,
-    '',
-    header, rule, ...rows,
-    '',
-    '| ratio | value | goal | verdict | pairs |',
-    '|---|---:|---|---|---|',
-    ...ratioRows,
-    ''
-  ].join('\n')
-}
-
-function integer (n) {
-  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a'
-}
-
-function decimal (n) {
-  if (!Number.isFinite(n)) return 'n/a'
-  return n >= 100 ? integer(n) : n.toFixed(n >= 10 ? 1 : 2)
-}
-
-// Three significant digits from 1 up: a ratio between 10 and 100 (cpu
-// slow/fast in a short run, say) shown without decimals would be up to 5 %
-// off (10.5 read "11").
-function ratioText (n) {
-  if (!Number.isFinite(n)) return 'n/a'
-  return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2)
-}
-
-/**
- * A ratio's value as text, with as many digits as its verdict needs: 1.997
- * against a goal of >= 2 reads "1.997", not "2.00" beside SHORT.
- */
-function ratioValueText ({ value, goal, better, holds }) {
-  const reads = (text) => better === 'lower' ? Number(text) <= goal : Number(text) >= goal
-  let text = ratioText(value)
-  if (holds === null || goal === null || !Number.isFinite(value)) return text
-  for (let digits = 4; reads(text) !== holds && digits <= 8; digits++) text = value.toPrecision(digits)
-  return text
-}
-
-module.exports = { renderProtocol, renderMachine, describeLoad, renderTable, renderRatios, renderChart, renderMarkdown, integer, decimal, ratioText, ratioValueText }
+module.exports = { SUMMARY_COLUMNS, renderProtocol, renderTable, renderRatios, renderChart }

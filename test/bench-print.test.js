@@ -3,7 +3,8 @@
 // The benchmark's rendering: what a terminal and a CI summary show.
 
 const t = require('tap')
-const { renderTable, renderRatios, renderChart, renderMarkdown } = require('../bench/print/text')
+const { renderTable, renderRatios, renderChart } = require('../bench/print/text')
+const { renderMarkdown } = require('../bench/print/markdown')
 
 const summary = {
   target: 'fixed',
@@ -75,7 +76,7 @@ t.test('renderMarkdown: the protocol, the table and the ratios', async (t) => {
 })
 
 t.test('a ratio shows the digits its verdict needs', async (t) => {
-  const { ratioValueText } = require('../bench/print/text')
+  const { ratioValueText } = require('../bench/print/numbers')
   t.equal(ratioValueText({ value: 1.9972, goal: 2, better: 'higher', holds: false }), '1.997', 'short of 2, not "2.00"')
   t.equal(ratioValueText({ value: 1.3504, goal: 1.35, better: 'lower', holds: false }), '1.3504', 'over 1.35, not "1.35"')
   t.equal(ratioValueText({ value: 2.004, goal: 2, better: 'higher', holds: true }), '2.00', 'holding and reading so: as usual')
