@@ -3,10 +3,10 @@
 // `npm run bench:calibrate -- [--gate ci|compare] [--runs N] [--levels LIST]
 // [--targets LIST]`: how small a regression a gate catches, on the machine
 // it runs on, and how often it cries wolf. Each level makes fixed cost that
-// many percent more CPU per request (through bench/measure/cpu-tax.js, preloaded:
-// no change to the product's code), and --runs runs per level count the
-// catches; clean runs count the false alarms. Every run is the real
-// command in a process of its own:
+// many percent more CPU per request (through bench/measure/cpu-tax.js,
+// preloaded: no change to the product's code), and --runs runs per level
+// count the catches; clean runs count the false alarms. Every run is the
+// real command in a process of its own:
 // - ci (default): the stored-baseline gate, `node bench --mode ci
 //   --baseline ...`, against one clean run made first;
 // - compare: `node bench/compare --base HEAD`, base and head the same

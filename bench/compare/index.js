@@ -5,9 +5,8 @@
 // out into a temporary worktree (base-tree.js), the head is this working
 // tree, and each round loads a target from both at the same time
 // (paired-run.js); the verdict is verdict.js's, the printing print.js's.
-// Exit codes: 0 no regression beyond the allowance,
-// 1 a regression, 2 bad input (options, the ref, a base that does not
-// install or start).
+// Exit codes: 0 no regression beyond the allowance, 1 a regression, 2 bad
+// input (options, the ref, a base that does not install or start).
 
 const fs = require('node:fs')
 const path = require('node:path')

@@ -152,9 +152,9 @@ const MODES = {
     // far from what a second worker with a core of its own would give (near
     // 0.5), and below what two near-equal servers' rounds may differ by
     // (docs/benchmark.md, "Goals on any machine", has the runs on each
-    // machine). Its CPU per request is reported. With more cores the cluster may well
-    // serve more, and with one (`taskset -c 0`) the cluster is one worker,
-    // fixed itself: nothing is claimed.
+    // machine). Its CPU per request is reported. With more cores the
+    // cluster may well serve more, and with one (`taskset -c 0`) the
+    // cluster is one worker, fixed itself: nothing is claimed.
     cluster: { targets: ['fixed', 'cluster'], goals: os.availableParallelism() === 2 ? { 'fixed/cluster': 0.85 } : {} }
   })
 }

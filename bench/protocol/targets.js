@@ -39,7 +39,7 @@ const CASE_STUDY = {
 /**
  * The four stories beside the case study (stories/, docs/stories.md, "Four more
  * expensive lines"), each a pair, each its own mode. `stdout` starts the
- * target with a file as its stdout (target-process.js says which kinds);
+ * target with a file as its stdout (tooling/target-process.js says which kinds);
  * `headers` go with every request;
  * `processTree` targets are several processes, whose CPU time and peak
  * memory are summed from /proc.
