@@ -12,7 +12,7 @@ const { runAsProcess } = require('../tooling/command')
 const { writeJson, readJson } = require('../tooling/json-file')
 const { parseOptions, USAGE } = require('./options')
 const { runComparison } = require('./measure/rounds')
-const { describeMachine, sampleCpuBusy, describeVersions } = require('./measure/machine')
+const { describeMachineAtStart, describeVersions } = require('./measure/machine')
 const { evaluateRun } = require('./judge/evaluate')
 const text = require('./print/text')
 const { renderMarkdown } = require('./print/markdown')
@@ -24,7 +24,7 @@ async function main (argv, { stdout, stderr }) {
   const baseline = options.baseline ? readBaseline(options.baseline) : null
   const { protocol } = options
   const progress = Boolean(stderr.isTTY) && !process.env.CI
-  const machine = { ...describeMachine(), cpuBusy: await sampleCpuBusy() }
+  const machine = await describeMachineAtStart()
   stdout.write(text.renderProtocol({ mode: options.mode, protocol, targets: options.targets, machine, versions: describeVersions() }) + '\n\n')
 
   const nameWidth = Math.max(...protocol.targets.map((t) => t.length))

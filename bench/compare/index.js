@@ -17,7 +17,7 @@ const { signedPercent } = require('../../tooling/number-text')
 const { writeJson } = require('../../tooling/json-file')
 const { TARGETS } = require('../protocol/targets')
 const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseCpuTax, parseUserTarget, parseOutputs } = require('../protocol/options')
-const { describeMachine, sampleCpuBusy, describeVersions } = require('../measure/machine')
+const { describeMachineAtStart, describeVersions } = require('../measure/machine')
 const { MAX_SIGN_FLIP_ROUNDS } = require('../judge/stats')
 const { renderMachine } = require('../print/machine')
 const { resolveBase, checkOutBase } = require('./base-tree')
@@ -151,7 +151,7 @@ async function main (argv, { stdout, stderr }) {
         throw new UsageError(`target ${target}: ${entry} does not exist at the base (${base.commit.slice(0, 10)})`)
       }
     }
-    const machine = { ...describeMachine(), cpuBusy: await sampleCpuBusy() }
+    const machine = await describeMachineAtStart()
     const versions = describeVersions()
     print(render.renderTrees({ base, head }))
     print(render.renderProtocol(protocol, { leaking: protocol.targets.filter((t) => definitions[t].leaking) }))

@@ -27,6 +27,15 @@ function describeMachine () {
 }
 
 /**
+ * The machine as a command finds it before measuring: describeMachine's
+ * figures and `cpuBusy`, how busy its CPU was over the half second just
+ * before (sampleCpuBusy).
+ */
+async function describeMachineAtStart () {
+  return { ...describeMachine(), cpuBusy: await sampleCpuBusy() }
+}
+
+/**
  * The share of the machine's CPU time (all cores) that was not idle over
  * `ms` before the run, while this process waits on a timer: what else is
  * running now. The load average alone misses a load that started a few
@@ -71,4 +80,4 @@ function currentCommit () {
   }
 }
 
-module.exports = { describeMachine, sampleCpuBusy, describeVersions, currentCommit }
+module.exports = { describeMachine, describeMachineAtStart, sampleCpuBusy, describeVersions, currentCommit }
