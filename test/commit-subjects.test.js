@@ -11,6 +11,11 @@ const { ROOT } = require('../tooling/repo')
 
 const LAST_OLD_STYLE = 'c1fe237'
 const MAX_SUBJECT = 72
+// Published on main before this test came, and not to be reworded there.
+const PUBLISHED_BEFORE_THE_TEST = new Set([
+  'b81d42caae439a73077be0bddcab756fe1a1fac7',
+  '394a5f6cbe02354f557712e83360b7bcef1aba30'
+])
 
 function git (args) {
   return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
@@ -22,7 +27,8 @@ function subjectsSince (commit) {
   } catch {
     return null
   }
-  return git(['log', '--format=%h %s', `${commit}..HEAD`]).split('\n').filter(Boolean)
+  return git(['log', '--format=%H %s', `${commit}..HEAD`]).split('\n').filter(Boolean)
+    .filter((line) => !PUBLISHED_BEFORE_THE_TEST.has(line.slice(0, line.indexOf(' '))))
 }
 
 t.test(`every subject since ${LAST_OLD_STYLE} is at most ${MAX_SUBJECT} characters`, async (t) => {
