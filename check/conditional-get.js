@@ -5,6 +5,7 @@
 // server itself sent in its first 200 (its ETag, its Last-Modified, its
 // caching fields), never from this repository's own server.
 
+const { randomBytes } = require('node:crypto')
 const { curlRequest, CannotCheckError } = require('./curl')
 
 // The rules a step can break, in the RFC's words (shortened).
@@ -17,8 +18,30 @@ const RULES = {
   notModified: '§15.4.5: a 304 has no content, and sends the fields among Cache-Control, Content-Location, Date, ETag, Expires and Vary that a 200 to the same request would have sent',
   head: '§9.3.2: HEAD is answered like GET, with the same status and validator fields, but without content',
   modifiedSince: '§13.1.3: when the representation was last modified no later than the If-Modified-Since date, a GET or HEAD is answered 304 Not Modified',
-  precedence: '§13.2.2: If-None-Match is evaluated before If-Modified-Since, which is ignored when If-None-Match is present: a tag that does not match gets the 200'
+  starMissing: '§13.1.2: If-None-Match: * is true when the server has no current representation, so the request is performed (a 404), never answered 304 Not Modified',
+  precedence: '§13.1.3, §13.2.2: a recipient MUST ignore If-Modified-Since when the request has If-None-Match, which is evaluated first: a tag that does not match gets the 200, whatever the date',
+  precedenceMatch: '§13.1.3, §13.2.2: a recipient MUST ignore If-Modified-Since when the request has If-None-Match, which is evaluated first: a tag that matches gets the 304, whatever the date'
 }
+
+// A resource with no current representation, which `*` must not match.
+const MISSING_STATUSES = new Set([404, 410])
+// How much older than Last-Modified the date is where only If-None-Match
+// may answer 304: a day, so that no server's rounding or clock skew
+// allowance makes If-Modified-Since alone answer 304.
+const OLDER_BY_MS = 24 * 3600 * 1000
+
+// If-None-Match over If-Modified-Since, both ways, for GET and HEAD: a
+// matching tag with a date before Last-Modified, where If-Modified-Since
+// alone would get the 200 (a server that needs both conditions, as Apache
+// does, fails it), and a tag that does not match with the Last-Modified
+// date, where If-Modified-Since alone would get the 304 (a server that takes
+// either condition fails it).
+const PRECEDENCE_STEPS = [
+  { name: 'If-None-Match over If-Modified-Since: the exact tag, an older date', method: 'GET', tag: 'matching', date: 'older', notModified: true },
+  { name: 'HEAD, If-None-Match over If-Modified-Since: the exact tag, an older date', method: 'HEAD', tag: 'matching', date: 'older', notModified: true },
+  { name: 'If-None-Match over If-Modified-Since: a tag that does not match, the Last-Modified date', method: 'GET', tag: 'mismatching', date: 'lastModified', notModified: false },
+  { name: 'HEAD, If-None-Match over If-Modified-Since: a tag that does not match, the Last-Modified date', method: 'HEAD', tag: 'mismatching', date: 'lastModified', notModified: false }
+]
 
 // §15.4.5's fields. A 304 must carry each one the 200 carried; those whose
 // value is the same for the same representation must carry the same value
@@ -29,14 +52,16 @@ const VALIDATORS = ['etag', 'last-modified']
 const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7E\x80-\xFF]*"$/
 
 /**
- * Check conditional GET at `url`. Resolves to { url, etag, steps } where each
- * step is { name, outcome: 'pass' | 'fail' | 'skip', sent, received, broken:
- * [rule texts], note }. Rejects with CannotCheckError when there is nothing
+ * Check conditional GET at `url`. Resolves to { url, etag, missingUrl, steps }
+ * where each step is { name, outcome: 'pass' | 'fail' | 'skip', sent,
+ * received, broken: [rule texts], note }. `missingUrl` is a URL the server
+ * should answer 404, where `*` must not match: by default a sibling of `url`
+ * with a random name. Rejects with CannotCheckError when there is nothing
  * to check: curl missing, the server unreachable, or no 200 with an ETag.
  * `curl(args)` replaces the real curl in tests of this module.
  */
-async function checkConditionalGet (url, { curl } = {}) {
-  const send = (method, headers = {}) => curlRequest(url, { method, headers, curl })
+async function checkConditionalGet (url, { curl, missingUrl = siblingUrl(url) } = {}) {
+  const send = (method, headers = {}, at = url) => curlRequest(at, { method, headers, curl })
   let first = await send('GET')
   let note
   if (first.status === 200 && !first.headers.etag) {
@@ -93,6 +118,8 @@ async function checkConditionalGet (url, { curl } = {}) {
   record('If-None-Match with a tag that does not match', `GET with If-None-Match: ${mismatch}`, other,
     fullResponseProblems(other, first, RULES.mismatch))
 
+  await checkStarOnMissing(missingUrl, send, record, skip)
+
   const head = await send('HEAD')
   record('HEAD is answered like GET, without content', 'HEAD', head, headProblems(head, first))
 
@@ -103,17 +130,54 @@ async function checkConditionalGet (url, { curl } = {}) {
   if (!lastModified) {
     const why = 'the 200 has no Last-Modified: nothing to check If-Modified-Since against'
     skip('If-Modified-Since with the Last-Modified date', why)
-    skip('If-None-Match takes precedence over If-Modified-Since', why)
+    for (const { name } of PRECEDENCE_STEPS) skip(name, why)
   } else {
     const since = await send('GET', { 'If-Modified-Since': lastModified })
     record('If-Modified-Since with the Last-Modified date', `GET with If-Modified-Since: ${lastModified}`, since,
       notModifiedProblems(since, first, RULES.modifiedSince))
-    const both = await send('GET', { 'If-None-Match': mismatch, 'If-Modified-Since': lastModified })
-    record('If-None-Match takes precedence over If-Modified-Since',
-      `GET with If-None-Match: ${mismatch} and If-Modified-Since: ${lastModified}`, both,
-      fullResponseProblems(both, first, RULES.precedence))
+    const olderDate = dateBefore(lastModified)
+    const tags = { matching: etag, mismatching: mismatch }
+    const dates = { older: olderDate, lastModified }
+    for (const { name, method, tag, date, notModified } of PRECEDENCE_STEPS) {
+      if (dates[date] === null) {
+        skip(name, `the 200's Last-Modified, ${lastModified}, is not an HTTP date: no date before it to send`)
+        continue
+      }
+      const headers = { 'If-None-Match': tags[tag], 'If-Modified-Since': dates[date] }
+      const response = await send(method, headers)
+      record(name, `${method} with If-None-Match: ${headers['If-None-Match']} and If-Modified-Since: ${headers['If-Modified-Since']}`, response,
+        notModified
+          ? notModifiedProblems(response, first, RULES.precedenceMatch)
+          : fullResponseProblems(response, first, RULES.precedence, method))
+    }
   }
-  return { url, etag, steps }
+  return { url, etag, missingUrl, steps }
+}
+
+// `*` where there is no current representation: first a plain GET, which
+// must get a 404 (or 410) for the question to mean anything, then `*`.
+async function checkStarOnMissing (missingUrl, send, record, skip) {
+  const name = 'If-None-Match: * on a missing resource'
+  const plain = await send('GET', {}, missingUrl)
+  if (!MISSING_STATUSES.has(plain.status)) {
+    skip(name, `GET ${missingUrl} answered ${describe(plain)}, not 404: no missing resource to ask about (name one with --missing-url)`)
+    return
+  }
+  const starred = await send('GET', { 'If-None-Match': '*' }, missingUrl)
+  record(name, `GET ${missingUrl} with If-None-Match: *`, starred,
+    starred.status === 304 ? [`${RULES.starMissing} (without the condition: ${plain.status})`] : [])
+}
+
+// A URL beside `url` (same folder, a random name), which a server that
+// does not answer every path should answer 404.
+function siblingUrl (url) {
+  return new URL(`checker-missing-${randomBytes(6).toString('hex')}`, url).href
+}
+
+// An HTTP date a day before `httpDate`, or null when it is not a date.
+function dateBefore (httpDate) {
+  const ms = Date.parse(httpDate)
+  return Number.isNaN(ms) ? null : new Date(ms - OLDER_BY_MS).toUTCString()
 }
 
 // What is wrong with `response` where a 304 was due: the rule `rule` when it
@@ -132,9 +196,11 @@ function notModifiedProblems (response, first, rule) {
   return missing.length === 0 ? [] : [`${RULES.notModified} (this 304: ${missing.join(', ')})`]
 }
 
-// What is wrong with `response` where the full 200 was due.
-function fullResponseProblems (response, first, rule) {
-  const whole = response.status === 200 && response.body.length === first.body.length
+// What is wrong with `response` where the full 200 was due (to HEAD: the
+// 200 without content).
+function fullResponseProblems (response, first, rule, method = 'GET') {
+  const length = method === 'HEAD' ? 0 : first.body.length
+  const whole = response.status === 200 && response.body.length === length
   return whole ? [] : [rule]
 }
 

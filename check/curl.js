@@ -51,7 +51,7 @@ function runCurl (args) {
   return new Promise((resolve, reject) => {
     execFile('curl', args, { encoding: 'latin1', maxBuffer: 1 << 26 }, (err, stdout) => {
       if (err && err.code === 'ENOENT') {
-        return reject(new CannotCheckError('curl not found: install it (e.g. apt-get install curl)'))
+        return reject(new CannotCheckError('curl not found: install it (apt-get install curl; macOS and Windows 10 and later ship it)'))
       }
       if (err) {
         return reject(new CannotCheckError(`curl failed (exit ${err.code}): is the server at ${args[args.length - 1]} up?`))

@@ -1,9 +1,9 @@
 'use strict'
 
-// `npm run check:curl -- [--json] [URL]`: conditional GET checked with the
-// real curl against any server, one PASS, FAIL or SKIP line per step (see
-// conditional-get.js for the rules). Without a URL it starts `node fixed`
-// on a free port for the run.
+// `npm run check:curl -- [--json] [--missing-url URL] [URL]`: conditional
+// GET checked with the real curl against any server, one PASS, FAIL or SKIP
+// line per step (see conditional-get.js for the rules). Without a URL it
+// starts `node fixed` on a free port for the run.
 // Exit codes: 0 nothing failed, 1 a step failed, 2 bad arguments, curl
 // missing, the server unreachable or no 200 with an ETag to start from.
 
@@ -11,13 +11,16 @@ const { checkConditionalGet, CannotCheckError } = require('./conditional-get')
 const { spawnServer } = require('../tooling/spawn-server')
 const { runAsProcess, parseCommandLine, UsageError } = require('../tooling/command')
 
-const USAGE = `Usage: npm run check:curl -- [--json] [URL]
+const USAGE = `Usage: npm run check:curl -- [--json] [--missing-url URL] [URL]
 
 Checks conditional GET at URL (by default a \`node fixed\` started for the
 run) with the real curl, by the rules of RFC 9110: If-None-Match with the
 server's own tag, in its other strength, in a list, *, and a tag that does
-not match; the fields a 304 must carry; HEAD; If-Modified-Since when the
-server sends Last-Modified. --json prints the steps as JSON instead.
+not match; * on a missing resource; the fields a 304 must carry; HEAD;
+If-Modified-Since, and If-None-Match's precedence over it both ways, when
+the server sends Last-Modified. --json prints the steps as JSON instead.
+--missing-url names a URL the server answers 404, for the * step (by
+default one beside URL with a random name).
 Exit codes: 0 nothing failed, 1 a step failed, 2 nothing could be checked.
 `
 
@@ -27,12 +30,13 @@ async function main (argv, { stdout, stderr }) {
   try {
     server = options.url ? null : await spawnServer('fixed')
     const url = options.url || server.url
-    const { steps } = await checkConditionalGet(url)
+    const { steps, missingUrl } = await checkConditionalGet(url, options.missingUrl ? { missingUrl: options.missingUrl } : {})
     const { passed, failed, skipped } = count(steps)
     if (options.json) {
-      stdout.write(JSON.stringify({ url, steps, passed, failed, skipped }, null, 2) + '\n')
+      stdout.write(JSON.stringify({ url, missingUrl, steps, passed, failed, skipped }, null, 2) + '\n')
     } else {
-      stdout.write(`Conditional GET checks with curl against ${url}${server ? ' (node fixed, started for this run)' : ''}\n\n`)
+      stdout.write(`Conditional GET checks with curl against ${url}${server ? ' (node fixed, started for this run)' : ''}\n`)
+      stdout.write(`A missing resource, where If-None-Match: * must not match: ${missingUrl}\n\n`)
       stdout.write(steps.map(renderStep).join('\n') + '\n\n')
       stdout.write(`${passed} passed, ${failed} failed, ${skipped} skipped\n`)
     }
@@ -48,11 +52,22 @@ async function main (argv, { stdout, stderr }) {
 }
 
 function parseCheckCommandLine (argv) {
-  const { values, positionals } = parseCommandLine(argv, { json: { type: 'boolean', default: false } }, { positionals: true })
+  const { values, positionals } = parseCommandLine(argv, {
+    json: { type: 'boolean', default: false },
+    'missing-url': { type: 'string' }
+  }, { positionals: true })
   if (positionals.length > 1) throw new UsageError(`one URL at most, got ${positionals.length}`)
   const [url] = positionals
-  if (url !== undefined && !/^https?:\/\//.test(url)) throw new UsageError(`the URL must start with http:// or https://, got "${url}"`)
-  return { url, json: values.json }
+  if (url !== undefined && !isHttpUrl(url)) throw new UsageError(`the URL must start with http:// or https://, got "${url}"`)
+  const missingUrl = values['missing-url']
+  if (missingUrl !== undefined && !isHttpUrl(missingUrl)) {
+    throw new UsageError(`--missing-url must start with http:// or https://, got "${missingUrl}"`)
+  }
+  return { url, missingUrl, json: values.json }
+}
+
+function isHttpUrl (text) {
+  return /^https?:\/\//.test(text)
 }
 
 function renderStep ({ outcome, name, sent, received, broken, note }) {

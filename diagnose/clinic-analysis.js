@@ -13,7 +13,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { pipeline } = require('node:stream')
-const { ROOT } = require('../tooling/repo')
+const { ROOT, shownPath } = require('../tooling/repo')
 
 const CLINIC_PACKAGES = ['clinic', '@clinic/doctor', '@clinic/flame']
 checkPinnedVersions(CLINIC_PACKAGES, require('../package.json').devDependencies)
@@ -117,7 +117,7 @@ function ownFramesByTotal (tree, top, root) {
   ;(function visit (node, onPath) {
     let path = onPath
     if (node.id !== 0 && isOwnCode(root, node.fullFileName)) {
-      const location = `${pathFromRoot(root, node.fullFileName)}:${node.lineNumber}`
+      const location = `${shownPath(root, node.fullFileName)}:${node.lineNumber}`
       const key = `${node.functionName} ${location}`
       // A function already on this stack (recursion) is counted once.
       if (!onPath.has(key)) {
@@ -135,17 +135,13 @@ function ownFramesByTotal (tree, top, root) {
     .map(({ samples, ...frame }) => ({ ...frame, share: samples / total }))
 }
 
-function pathFromRoot (root, file) {
-  return path.relative(root, file).split(path.sep).join('/')
-}
-
 function hottestFrames (tree, top, root) {
   const byFrame = new Map()
   let total = 0
   tree.walk((node) => {
     total += node.onStackTop.base
     if (node.onStackTop.asViewed === 0 || node.id === 0) return
-    const file = isInside(root, node.fullFileName) ? path.relative(root, node.fullFileName) : node.fileName
+    const file = isInside(root, node.fullFileName) ? shownPath(root, node.fullFileName) : node.fileName
     const location = file ? `${file}:${node.lineNumber}` : `[${node.type}]`
     const key = `${node.functionName} ${location}`
     const frame = byFrame.get(key) || { functionName: node.functionName || '(anonymous)', location, samples: 0, own: isOwnCode(root, node.fullFileName) }

@@ -4,14 +4,15 @@
 // story's server, or any server's path, such as a workshop copy) under
 // autocannon load, headless, followed by what clinic found, in the terminal.
 //   tools: doctor, flame, bubbleprof, heapprofiler
-// Exit codes: 0 done, 1 clinic failed, 2 bad arguments or clinic missing.
+// The load runs in clinic-run.js, without a shell between the tools.
+// Exit codes: 0 done, 1 clinic failed or its load got no 2xx response,
+// 2 bad arguments or clinic missing.
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
-const { fileURLToPath } = require('node:url')
+const { fork, spawnSync } = require('node:child_process')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
-const { ROOT, VARIANTS, STORY_SERVERS } = require('../tooling/repo')
+const { ROOT, VARIANTS, STORY_SERVERS, shownPath } = require('../tooling/repo')
 const { STORY_REQUEST_HEADERS } = require('../tooling/story-headers')
 const { resolveServerPath } = require('../tooling/server-path')
 const { SEED_PATH } = require('../core/seed-contract')
@@ -19,8 +20,16 @@ const { SEED_PATH } = require('../core/seed-contract')
 // clinic runs from here: its reports and its scratch files (Doctor's
 // node_trace.*.log) stay out of the repo's root.
 const CLINIC_DIR = path.join(ROOT, '.clinic')
+const CLINIC_RUN = path.join(__dirname, 'clinic-run.js')
 const TOOLS = ['doctor', 'flame', 'bubbleprof', 'heapprofiler']
 const DEFAULTS = { connections: 100, duration: 5 }
+// slow is loaded by a count of requests, as the benchmark loads it: it adds
+// a listener per request, so what Doctor and Flame see depends on how many
+// requests it has served, and a load by seconds would show a fast laptop a
+// different server from a slow one (Doctor's verdict moved from event-loop
+// to gc on one machine as it sped up). docs/diagnose.md has the runs that
+// chose the count.
+const REQUESTS_BY_SERVER = { slow: 600 }
 // Doctor gets autocannon's own default of 10 connections instead. libuv
 // (since its PR #3696, in every Node this project supports) accepts one
 // connection per event-loop turn, so a blocked server like slow takes one
@@ -32,13 +41,18 @@ const DEFAULTS = { connections: 100, duration: 5 }
 // connections the ramp has at most 10 steps and cannot trip that test; the
 // verdict then rests on the event-loop delay, which is slow's real problem.
 const DOCTOR_CONNECTIONS = 10
+// A load by a count of requests stops after this long (a laptop far slower
+// than ours); a load by seconds, a few seconds after its duration.
+const COUNTED_LOAD_TIME_LIMIT_SECONDS = 60
 // Beyond the load itself, time for clinic to start, collect and analyse.
 const CLINIC_OVERHEAD_SECONDS = 60
 
-const USAGE = `Usage: node diagnose <tool> <server> [--connections N] [--duration SECONDS]
+const USAGE = `Usage: node diagnose <tool> <server> [--connections N] [--duration SECONDS | --requests N]
 
 Runs clinic <tool> on \`node <server>\` while autocannon loads it
-(-c ${DEFAULTS.connections} for ${DEFAULTS.duration} s by default; -c ${DOCTOR_CONNECTIONS} for doctor), without a browser or a terminal.
+(-c ${DEFAULTS.connections} for ${DEFAULTS.duration} s by default, slow for ${REQUESTS_BY_SERVER.slow} requests;
+-c ${DOCTOR_CONNECTIONS} for doctor), without a browser or a terminal.
+A load that gets no 2xx response fails the run (exit 1): nothing to diagnose.
 The report lands in .clinic/; its path is printed.
   tools:    ${TOOLS.join(', ')}
   server:   a variant (${VARIANTS.join(', ')}), a story's server
@@ -49,15 +63,18 @@ After doctor, its verdict is printed; after flame, the hottest frames.
 
 /**
  * Run clinic `tool` on `server` (a variant's or story's name, or a path).
- * Resolves to { code, error?, report, dataDir, verdict?, analysis?,
+ * Resolves to { code, error?, report, dataDir, load, verdict?, analysis?,
  * frames?, allFrames?, ownByTotal? }; code 2 when clinic is not installed
- * or not the pinned version, or nothing is at that path, 1 when its run failed.
+ * or not the pinned version, or nothing is at that path, 1 when its run
+ * failed or its load got no 2xx response (there is nothing to diagnose).
  */
 async function diagnose (tool, server, {
   connections = defaultConnections(tool),
-  duration = DEFAULTS.duration,
+  duration,
+  requests,
   log = console.log,
-  clinicBin = resolveOrNull('clinic/bin.js')
+  clinicBin = resolveOrNull('clinic/bin.js'),
+  loadPath = SEED_PATH
 } = {}) {
   if (!clinicBin) {
     return { code: 2, error: 'clinic is not installed: run `npm ci` (it is a dev dependency)' }
@@ -76,34 +93,31 @@ async function diagnose (tool, server, {
   } catch (err) {
     return { code: 2, error: err.message }
   }
-  // Quoted: clinic runs the load through a shell, and a Basic header has a space.
-  const headers = Object.entries(STORY_REQUEST_HEADERS[variant] ?? {}).flatMap(([name, value]) => ['-H', `'${name}=${value}'`])
-  const load = [process.execPath, require.resolve('autocannon/autocannon.js'),
-    '-c', connections, '-d', duration, ...headers, `http://127.0.0.1:$PORT${SEED_PATH}`].join(' ')
+  const size = loadSize(variant, { duration, requests })
+  const load = {
+    path: loadPath,
+    connections,
+    ...size,
+    headers: STORY_REQUEST_HEADERS[variant] ?? {},
+    timeLimitSeconds: size.amount ? COUNTED_LOAD_TIME_LIMIT_SECONDS : size.duration + 5
+  }
   // The logging story's servers log into a synchronous file, as they do in
   // the bench, rather than into 0x's pipe (see the preload).
   const stdoutFile = variant.startsWith('stories/logging/')
     ? ['-r', path.join(ROOT, 'tooling', 'stdout-to-synchronous-file.js')]
     : []
-  const args = [clinicBin, tool, '--open=false', '--dest', '.', '--on-port', load,
-    '--', process.execPath, ...stdoutFile, entry]
   fs.mkdirSync(CLINIC_DIR, { recursive: true })
   removeStaleTraceLogs(log)
-  const timeoutSeconds = duration + CLINIC_OVERHEAD_SECONDS
-  const { code, output, timedOut } = await run(process.execPath, args, {
-    cwd: CLINIC_DIR,
-    // Headless: no telemetry question (clinic would otherwise wait for an
-    // answer, or without a terminal silently do nothing), no update check.
-    env: { ...process.env, NO_INSIGHT: '1', NO_UPDATE_NOTIFIER: '1', PORT: '0', STDOUT_FILE: path.join(CLINIC_DIR, 'stdout.log') }
-  }, log, timeoutSeconds * 1000)
-  if (timedOut) {
-    return { code: 1, error: `clinic ${tool} did not finish within ${timeoutSeconds} s and was stopped, with the variant it ran` }
+  const timeoutSeconds = load.timeLimitSeconds + CLINIC_OVERHEAD_SECONDS
+  const run = await runInChild({ tool, command: [process.execPath, ...stdoutFile, entry], load }, log, timeoutSeconds * 1000)
+  if (run.timedOut) {
+    return { code: 1, error: `clinic ${tool} did not finish within ${timeoutSeconds} s and was stopped, with the server it ran` }
   }
-  const report = /Generated HTML file is (file:\/\/\S+)/.exec(output)
-  if (code !== 0 || !report) return { code: 1, error: `clinic ${tool} failed (exit code ${code})` }
-
-  const reportPath = fileURLToPath(report[1])
-  const result = { code: 0, report: reportPath, dataDir: reportPath.replace(/\.html$/, '') }
+  if (run.error) return { code: 1, error: `clinic ${tool} failed: ${run.error}` }
+  if (run.load.ok === 0) {
+    return { code: 1, load: run.load, error: `the load got no 2xx response from ${variant} (${describeOutcome(run.load)}): ${tool} would have profiled an idle server, so nothing is reported` }
+  }
+  const result = { code: 0, report: run.html, dataDir: run.dataDir, load: run.load }
   if (tool === 'doctor') {
     result.analysis = await analysis.readDoctorAnalysis(result.dataDir)
     result.verdict = analysis.describeDoctorVerdict(variant, result.analysis)
@@ -116,29 +130,69 @@ async function diagnose (tool, server, {
   return result
 }
 
-// Run a command, echoing and collecting its output. After `timeoutMs` the
-// command's whole process group (clinic and the server it started) is killed.
-function run (command, args, options, log, timeoutMs) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
+// slow by its count of requests unless told otherwise; anything else for
+// `duration` seconds (5 by default) unless given a count.
+function loadSize (variant, { duration, requests }) {
+  if (requests) return { amount: requests }
+  if (duration) return { duration }
+  if (REQUESTS_BY_SERVER[variant]) return { amount: REQUESTS_BY_SERVER[variant] }
+  return { duration: DEFAULTS.duration }
+}
+
+function describeOutcome ({ requests, non2xx, errors, timeouts, error }) {
+  if (error) return error
+  return `${requests} responses, ${non2xx} not 2xx, ${errors} errors, ${timeouts} timeouts`
+}
+
+// Run clinic-run.js in a child process in .clinic/, echoing what it prints.
+// Resolves to its last message ({ dataDir, html, load } or { error }), or
+// { timedOut } when it was still running after `timeoutMs` (it is then
+// ended, with every process it started). Ctrl-C here ends them too.
+function runInChild (job, log, timeoutMs) {
+  return new Promise((resolve) => {
+    const child = fork(CLINIC_RUN, [], {
+      cwd: CLINIC_DIR,
+      // Its own process group on POSIX, so that the server clinic starts
+      // ends with it (killTree); Windows ends a tree by its root's pid.
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // Headless: no telemetry question (clinic would otherwise wait for an
+      // answer, or without a terminal silently do nothing), no update check.
+      env: { ...process.env, NO_INSIGHT: '1', NO_UPDATE_NOTIFIER: '1', PORT: '0', STDOUT_FILE: path.join(CLINIC_DIR, 'stdout.log') }
+    })
+    let outcome = { error: 'it exited without a word' }
     let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      process.kill(-child.pid, 'SIGKILL')
-    }, timeoutMs)
-    const relay = (chunk) => {
-      output += chunk
-      log(String(chunk).replace(/\n$/, ''))
-    }
+    const end = () => killTree(child)
+    const timer = setTimeout(() => { timedOut = true; end() }, timeoutMs)
+    process.once('SIGINT', end)
+    const relay = (chunk) => log(String(chunk).replace(/\r?\n$/, ''))
     child.stdout.on('data', relay)
     child.stderr.on('data', relay)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, output, timedOut })
+    child.on('message', (message) => {
+      if (message.type === 'loaded') {
+        log(`Load done: ${message.load.ok.toLocaleString('en-US')} 2xx of ${describeOutcome(message.load)} in ${message.load.seconds} s` +
+          (message.load.stopped ? ` (stopped at its time limit of ${job.load.timeLimitSeconds} s)` : ''))
+      } else {
+        outcome = message.type === 'done' ? message : { error: message.error }
+      }
     })
+    child.once('close', () => {
+      clearTimeout(timer)
+      process.off('SIGINT', end)
+      resolve(timedOut ? { timedOut } : outcome)
+    })
+    child.send({ type: 'run', ...job })
   })
+}
+
+// End `child` and every process it started, on every system.
+function killTree (child) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  if (process.platform === 'win32') {
+    spawnSync('taskkill', ['/pid', String(child.pid), '/t', '/f'], { stdio: 'ignore' })
+  } else {
+    try { process.kill(-child.pid, 'SIGKILL') } catch {}
+  }
 }
 
 // Doctor refuses to start beside trace logs an interrupted run left behind.
@@ -169,17 +223,20 @@ function resolveOrNull (id) {
 function parseDiagnoseCommandLine (argv) {
   const { values, positionals } = parseCommandLine(argv, {
     connections: { type: 'string' },
-    duration: { type: 'string' }
+    duration: { type: 'string' },
+    requests: { type: 'string' }
   }, { positionals: true })
   const [tool, server, ...rest] = positionals
   if (!TOOLS.includes(tool)) throw new UsageError(`unknown tool "${tool ?? ''}": choose from ${TOOLS.join(', ')}`)
   const { entry } = resolveServerPath(server)
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
+  if (values.duration !== undefined && values.requests !== undefined) throw new UsageError('give --duration or --requests, not both')
   return {
     tool,
     server: entry,
     connections: numberOption('connections', values.connections, defaultConnections(tool), { min: 1, integer: true }),
-    duration: numberOption('duration', values.duration, DEFAULTS.duration, { min: 1 })
+    duration: numberOption('duration', values.duration, undefined, { min: 1 }),
+    requests: numberOption('requests', values.requests, undefined, { min: 1, integer: true })
   }
 }
 
@@ -191,7 +248,7 @@ async function main (argv, { stdout, stderr }) {
     stderr.write(`diagnose: ${result.error}\n`)
     return result.code
   }
-  print(`\nReport: ${path.relative(process.cwd(), result.report)}`)
+  print(`\nReport: ${shownPath(process.cwd(), result.report)}`)
   if (result.verdict) print(`Doctor: ${result.verdict}`)
   if (result.frames) {
     print(formatFrames('\nHottest frames by self time (Flame\'s default view: V8 and C++ frames folded into their callers):', result.frames))

@@ -19,6 +19,9 @@ arguments.
 `
 
 const CHROMIUM_CANDIDATES = ['chromium', 'chromium-browser', 'google-chrome']
+const NO_CHROMIUM_HINT = process.platform === 'linux'
+  ? 'install Debian\'s `chromium` package (apt-get install chromium)'
+  : 'install Google Chrome or Chromium where its installer puts it'
 const WINDOW = '1400,1000'
 // Clinic's reports draw with JavaScript after load; give them this long.
 const RENDER_BUDGET_MS = 5000
@@ -27,7 +30,7 @@ const RENDER_BUDGET_MS = 5000
  * Render `report` (an HTML file) to `out` (a PNG). Returns `out`.
  */
 function screenshot (report, out, chromium = findChromium()) {
-  if (!chromium) throw new Error('no Chromium found: install Debian\'s `chromium` package (apt-get install chromium)')
+  if (!chromium) throw new Error(`no Chromium found: ${NO_CHROMIUM_HINT}`)
   if (!fs.existsSync(report)) throw new Error(`no report at ${report}`)
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'screenshot-'))
   try {
@@ -44,15 +47,28 @@ function screenshot (report, out, chromium = findChromium()) {
   return out
 }
 
-// The first of CHROMIUM_CANDIDATES on the PATH that runs, as an absolute
-// path (puppeteer wants one), or null.
+// The first of CHROMIUM_CANDIDATES on the PATH that runs, or else of the
+// places macOS and Windows install Chrome or Chromium, as an absolute path
+// (puppeteer wants one), or null.
 function findChromium () {
   const folders = (process.env.PATH || '').split(path.delimiter).filter(Boolean)
-  for (const name of CHROMIUM_CANDIDATES) {
-    const found = folders.map((folder) => path.join(folder, name)).find((file) => fs.existsSync(file))
-    if (found && !spawnSync(found, ['--version']).error) return found
+  const names = process.platform === 'win32' ? CHROMIUM_CANDIDATES.map((name) => `${name}.exe`).concat('chrome.exe') : CHROMIUM_CANDIDATES
+  const onPath = names.flatMap((name) => folders.map((folder) => path.join(folder, name)))
+  const candidates = [...onPath, ...installedBrowsers()]
+  return candidates.find((file) => fs.existsSync(file) && !spawnSync(file, ['--version']).error) ?? null
+}
+
+// Where the installers put them, off the PATH.
+function installedBrowsers () {
+  if (process.platform === 'darwin') {
+    return ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome', '/Applications/Chromium.app/Contents/MacOS/Chromium']
   }
-  return null
+  if (process.platform === 'win32') {
+    return [process.env.PROGRAMFILES, process.env['PROGRAMFILES(X86)'], process.env.LOCALAPPDATA]
+      .filter(Boolean)
+      .flatMap((root) => [path.join(root, 'Google', 'Chrome', 'Application', 'chrome.exe'), path.join(root, 'Chromium', 'Application', 'chrome.exe')])
+  }
+  return []
 }
 
 async function main (argv, { stdout }) {
@@ -66,6 +82,6 @@ async function main (argv, { stdout }) {
 
 const command = { name: 'screenshot', usage: USAGE, main }
 
-module.exports = { screenshot, findChromium, command }
+module.exports = { screenshot, findChromium, NO_CHROMIUM_HINT, command }
 
 if (require.main === module) runAsProcess(command)

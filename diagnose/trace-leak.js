@@ -13,7 +13,7 @@ const path = require('node:path')
 const http = require('node:http')
 const { spawnServer } = require('../tooling/spawn-server')
 const { runAsProcess, parseCommandLine, UsageError } = require('../tooling/command')
-const { ROOT } = require('../tooling/repo')
+const { ROOT, shownPath } = require('../tooling/repo')
 const { resolveServerPath } = require('../tooling/server-path')
 
 const USAGE = `Usage: npm run trace-leak [-- SERVER]
@@ -26,7 +26,8 @@ Exit codes: 0 the warning was printed, 1 it was not (no listener piled up),
 2 bad arguments.
 `
 const WORKDIR = path.join(ROOT, '.clinic', 'trace-leak')
-const HIDING_LINE = /^require\('node:events'\)\.defaultMaxListeners = Infinity\n/m
+// Its line ending is its own: a checkout on Windows may have CRLF.
+const HIDING_LINE = /^require\('node:events'\)\.defaultMaxListeners = Infinity(\r?\n)/m
 const REQUESTS = 15 // Node warns at the 11th listener
 const WARNING_WAIT_MS = 2000
 
@@ -49,7 +50,7 @@ function prepareCopy (entry) {
     if (!match) continue
     removed = match[0].trim()
     // Blanked rather than deleted, so the stack's line numbers match the original's.
-    fs.writeFileSync(path.join(copy, file), source.replace(HIDING_LINE, '// (removed by npm run trace-leak)\n'))
+    fs.writeFileSync(path.join(copy, file), source.replace(HIDING_LINE, '// (removed by npm run trace-leak)$1'))
   }
   return { entry: path.join(copy, path.relative(folder, entry)), removed }
 }
@@ -69,7 +70,7 @@ async function traceLeak ({ entry = path.join(ROOT, 'slow'), log = () => {} } = 
   // warning this is about: options on the command line win over NODE_OPTIONS.
   const server = await spawnServer(copy, { nodeArgs: ['--warnings', '--trace-warnings'] })
   try {
-    log(`${path.relative(WORKDIR, copy)} (a copy, ${removed ? `without "${removed}"` : 'in which no line hid the warning'}) listening on ${server.url}`)
+    log(`${shownPath(WORKDIR, copy)} (a copy, ${removed ? `without "${removed}"` : 'in which no line hid the warning'}) listening on ${server.url}`)
     for (let i = 1; i <= REQUESTS; i++) await get(server.url)
     log(`sent ${REQUESTS} requests, one at a time`)
     return { removed, warning: await waitForWarning(server.output) }
@@ -80,7 +81,7 @@ async function traceLeak ({ entry = path.join(ROOT, 'slow'), log = () => {} } = 
 
 // The warning line and the stack lines under it.
 function extractWarning (output) {
-  const lines = output.split('\n')
+  const lines = output.split(/\r?\n/)
   const start = lines.findIndex((line) => line.includes('MaxListenersExceededWarning'))
   if (start === -1) return null
   const stack = []
@@ -129,7 +130,7 @@ async function main (argv, { stdout, stderr }) {
 // (slow/etag.js:25:12).
 function adderOf (warning) {
   for (const [, functionName, file] of warning.matchAll(/^\s+at (\S+) \((.*)\)$/gm)) {
-    if (file.startsWith(WORKDIR + path.sep)) return { functionName, location: path.relative(WORKDIR, file) }
+    if (file.startsWith(WORKDIR + path.sep)) return { functionName, location: shownPath(WORKDIR, file) }
   }
   return null
 }

@@ -11,14 +11,14 @@ const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { findChromium } = require('../diagnose/screenshot')
+const { findChromium, NO_CHROMIUM_HINT } = require('../diagnose/screenshot')
 const { bench, SHORT } = require('./bench-helper')
 const { skipOffNvmrcLine } = require('./helper')
 
 const chromium = findChromium()
 // The page does not depend on the Node line that wrote it (bench-html.test.js
 // renders one on every line): the browser checks it on .nvmrc's line.
-const skip = !chromium ? 'no Chromium here: apt-get install chromium' : skipOffNvmrcLine
+const skip = !chromium ? `no Chromium here: ${NO_CHROMIUM_HINT}` : skipOffNvmrcLine
 const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 t.test('a report from a short real run draws every chart, offline, with no error', { skip }, async (t) => {

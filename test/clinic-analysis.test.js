@@ -10,6 +10,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const analysis = require('../diagnose/clinic-analysis')
+const { readText } = require('./helper')
 
 // Flame's analysis (0x's ticksToTree) spawns `node` to throw an error and
 // read its stack. Under tap's coverage on Node 26.10.0 that child dies in V8
@@ -48,7 +49,7 @@ t.test("Flame's hottest frame on slow is the ETag middleware's after listener", 
   t.match(hottest.location, /^slow\/etag\.js:\d+$/, `the hottest frame is in slow/etag.js: ${JSON.stringify(hottest)}`)
   t.equal(hottest.own, true, 'and is this repository\'s code')
   const line = Number(hottest.location.split(':')[1])
-  const source = fs.readFileSync(path.join(__dirname, '..', 'slow', 'etag.js'), 'utf8').split('\n')[line - 1]
+  const source = readText(path.join(__dirname, '..', 'slow', 'etag.js')).split('\n')[line - 1]
   t.match(source, /server\.on\('after'/, `the after listener: ${source.trim()}`)
   t.ok(hottest.share > 0.3, `with ${(hottest.share * 100).toFixed(1)} % of the samples`)
   t.equal(folded.length, 8)

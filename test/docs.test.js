@@ -10,12 +10,13 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../tooling/repo')
+const { readText } = require('./helper')
 const { traceLeak, adderOf } = require('../diagnose/trace-leak')
 const { README: HINT_SECTIONS } = require('../workshop/levels')
 const { MODES, RATIOS } = require('../bench/judge/goals')
 
 const PAGES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
-const read = (page) => fs.readFileSync(path.join(ROOT, page), 'utf8')
+const read = (page) => readText(path.join(ROOT, page))
 
 // What each line the pages name holds. A page that names a new line adds it
 // here; a line that moves fails here until the page follows it.
@@ -89,7 +90,7 @@ t.test('every file:line the README and docs/ name holds the code they say', asyn
       continue
     }
     const [file, line, column] = reference.split(':')
-    const source = fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n')[Number(line) - 1] ?? ''
+    const source = readText(path.join(ROOT, file)).split('\n')[Number(line) - 1] ?? ''
     const at = source.indexOf(code)
     t.ok(at !== -1, `${reference} (${page}) holds ${code}: it holds ${JSON.stringify(source.trim())}`)
     if (column) t.equal(at, Number(column) - 1, `${reference}: column ${column} is where ${code} starts`)
@@ -140,4 +141,11 @@ t.test('the goals docs/benchmark.md gives are the ones each mode enforces', asyn
       t.equal(better, RATIOS.find((r) => r.name === ratio)?.better, `mode ${name}: ${ratio}'s direction`)
     }
   }
+})
+
+// The README is a newcomer's path, read before the workshop starts: depth
+// lives in docs/, and this keeps it from growing back.
+t.test('the README is at most 250 lines', async (t) => {
+  const lines = read('README.md').split('\n').length - 1
+  t.ok(lines <= 250, `${lines} lines`)
 })

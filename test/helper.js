@@ -160,4 +160,20 @@ const skipOffNvmrcLine = process.versions.node.split('.')[0] === NVMRC_LINE
   ? false
   : `checked on Node ${NVMRC_LINE} (.nvmrc), not ${process.version}`
 
-module.exports = { VARIANTS, skipOffNvmrcLine, stateOf, alive, waitFor, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }
+/**
+ * A text file of the checkout with LF line endings, whatever the checkout
+ * has: .gitattributes asks for LF, but an editor or a copy may still bring
+ * CRLF, and the tests read lines.
+ */
+function readText (file) {
+  return fs.readFileSync(file, 'utf8').replace(/\r\n/g, '\n')
+}
+
+// Tap skip options for what one system cannot do (false where it can).
+// Windows has no signal a process can handle: kill('SIGTERM') and
+// kill('SIGINT') end it outright, so no graceful shutdown runs.
+const skipWithoutSignals = process.platform === 'win32'
+  ? 'Windows: kill() ends a process outright; no SIGTERM or SIGINT handler runs'
+  : false
+
+module.exports = { VARIANTS, readText, skipOffNvmrcLine, skipWithoutSignals, stateOf, alive, waitFor, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }

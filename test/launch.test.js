@@ -7,7 +7,7 @@ const t = require('tap')
 const net = require('node:net')
 const { spawn } = require('node:child_process')
 const path = require('node:path')
-const { VARIANTS, startChildProcess, exitOf, request } = require('./helper')
+const { VARIANTS, startChildProcess, exitOf, request, skipWithoutSignals } = require('./helper')
 const { spawnServer } = require('../tooling/spawn-server')
 
 // Send the request line and some headers, but hold back the blank line that
@@ -25,7 +25,7 @@ function startRequest (url) {
 
 for (const variant of VARIANTS) {
   for (const signal of ['SIGTERM', 'SIGINT']) {
-    t.test(`node ${variant}: ${signal} lets the in-flight response finish, then exits 0`, async (t) => {
+    t.test(`node ${variant}: ${signal} lets the in-flight response finish, then exits 0`, { skip: skipWithoutSignals }, async (t) => {
       const { child, url } = await startChildProcess(t, variant)
       t.match(url, /^http:\/\/127\.0\.0\.1:\d+\/seed\/v1$/, 'prints the URL it serves')
       t.equal((await request(url)).status, 200)

@@ -7,7 +7,7 @@
 const t = require('tap')
 const net = require('node:net')
 const autocannon = require('autocannon')
-const { VARIANTS, exitOf } = require('./helper')
+const { VARIANTS, exitOf, skipWithoutSignals } = require('./helper')
 const { spawnServer } = require('../tooling/spawn-server')
 const { SEED_PATH } = require('../core/seed-contract')
 
@@ -76,7 +76,7 @@ function tally (outcomes) {
 }
 
 for (const variant of VARIANTS) {
-  t.test(`node ${variant}: SIGTERM amid ${CLIENTS[variant]} arriving clients, ${RUNS} times: nothing reset or cut, exit 0`, async (t) => {
+  t.test(`node ${variant}: SIGTERM amid ${CLIENTS[variant]} arriving clients, ${RUNS} times: nothing reset or cut, exit 0`, { skip: skipWithoutSignals }, async (t) => {
     const totals = {}
     for (let run = 1; run <= RUNS; run++) {
       const server = await spawnServer(variant)
@@ -99,7 +99,7 @@ for (const variant of VARIANTS) {
   })
 }
 
-t.test('node fixed: SIGTERM in the middle of autocannon -c 100: no response is cut mid-body', async (t) => {
+t.test('node fixed: SIGTERM in the middle of autocannon -c 100: no response is cut mid-body', { skip: skipWithoutSignals }, async (t) => {
   const server = await spawnServer('fixed')
   const proxy = await watchResponses(Number(new URL(server.url).port))
   t.teardown(proxy.close)

@@ -7,11 +7,12 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const { ROOT } = require('../tooling/repo')
+const { readText } = require('./helper')
 
 // Code lines only: blank lines, whole-line comments and trailing `// ...`
 // comments are dropped (none of this code has `//` inside a string).
 function codeLines (file) {
-  return fs.readFileSync(file, 'utf8').split('\n')
+  return readText(file).split('\n')
     .map((line) => line.replace(/\s+\/\/ .*$/, '').trimEnd())
     .filter((line) => line.trim() !== '' && !/^\s*(\/\/|\/\*|\*)/.test(line))
 }
@@ -40,7 +41,7 @@ t.test('comments aside, slow/ and fast/ differ in exactly the guard line', async
 // The diff above ignores comments, so it cannot see a comment copied from
 // slow/ that is false for fast/. The headers say which is which.
 t.test('each etag.js header says which variant it is', async (t) => {
-  const header = (variant) => fs.readFileSync(path.join(ROOT, variant, 'etag.js'), 'utf8').split('\n\n')[1]
+  const header = (variant) => readText(path.join(ROOT, variant, 'etag.js')).split('\n\n')[1]
   t.match(header('slow'), /as it was/, 'slow: the middleware as it was')
   t.match(header('fast'), /the one-line fix/, 'fast: the one-line fix')
   t.notMatch(header('fast'), /as it was/, 'fast does not claim to be the original')

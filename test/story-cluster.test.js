@@ -6,7 +6,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const { childrenOf } = require('../tooling/target-process')
-const { startChildProcess, exitOf, request } = require('./helper')
+const { startChildProcess, exitOf, request, skipWithoutSignals } = require('./helper')
 
 if (!fs.existsSync(`/proc/${process.pid}/task`)) {
   t.plan(0, 'the workers are found through /proc, on Linux only')
@@ -29,7 +29,7 @@ async function allServed (url, count) {
   return responses.every((response) => response.status === 200)
 }
 
-t.test('WORKERS workers answer; one that dies is replaced; SIGTERM stops them all, exit 0', async (t) => {
+t.test('WORKERS workers answer; one that dies is replaced; SIGTERM stops them all, exit 0', { skip: skipWithoutSignals }, async (t) => {
   const server = await startChildProcess(t, 'stories/cluster', { WORKERS: '3' })
   const primary = server.child.pid
   // The server answers once one worker listens; killing that one before the

@@ -12,4 +12,13 @@ const STORY_SERVERS = ['logging', 'crypto', 'backend']
   .flatMap((story) => [`stories/${story}/slow.js`, `stories/${story}/fixed.js`])
   .concat('stories/cluster')
 
-module.exports = { ROOT, VARIANTS, STORY_SERVERS }
+/**
+ * The path from `from` to `to` as the tools print it, and the README shows
+ * it: relative, with / between its parts on every system (slow/etag.js:25,
+ * not slow\\etag.js:25 on Windows).
+ */
+function shownPath (from, to) {
+  return path.relative(from, to).split(path.sep).join('/')
+}
+
+module.exports = { ROOT, VARIANTS, STORY_SERVERS, shownPath }

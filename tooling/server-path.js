@@ -6,7 +6,7 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { ROOT, VARIANTS, STORY_SERVERS } = require('./repo')
+const { ROOT, VARIANTS, STORY_SERVERS, shownPath } = require('./repo')
 const { UsageError } = require('./command')
 
 /**
@@ -30,7 +30,7 @@ function resolveServerPath (text, { cwd = process.env.INIT_CWD || process.cwd() 
 function displayName (entry) {
   const relative = path.relative(ROOT, entry)
   const inside = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
-  const shown = inside ? relative.split(path.sep).join('/') : entry
+  const shown = inside ? shownPath(ROOT, entry) : entry
   return shown.replace(/\/index\.js$/, '')
 }
 

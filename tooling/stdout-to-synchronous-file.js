@@ -8,9 +8,9 @@
 
 const fs = require('node:fs')
 const { Writable } = require('node:stream')
-const { SYNCHRONOUS_FILE_FLAGS } = require('./synchronous-file')
+const { SYNCHRONOUS_FILE_FLAGS, NO_SYNCHRONOUS_FILE } = require('./synchronous-file')
 
-const fd = fs.openSync(process.env.STDOUT_FILE, SYNCHRONOUS_FILE_FLAGS)
+const fd = fs.openSync(process.env.STDOUT_FILE, SYNCHRONOUS_FILE_FLAGS ?? noSynchronousFile())
 // What Node itself builds for a stdout that is a file: every write a
 // synchronous write(2).
 const stdout = new Writable({
@@ -21,3 +21,7 @@ const stdout = new Writable({
 })
 stdout.fd = fd
 Object.defineProperty(process, 'stdout', { configurable: true, enumerable: true, get: () => stdout })
+
+function noSynchronousFile () {
+  throw new Error(NO_SYNCHRONOUS_FILE)
+}

@@ -7,6 +7,10 @@
 
 const { constants: { O_WRONLY, O_CREAT, O_TRUNC, O_DSYNC } } = require('node:fs')
 
-const SYNCHRONOUS_FILE_FLAGS = O_WRONLY | O_CREAT | O_TRUNC | O_DSYNC
+// null where the system has no O_DSYNC (Windows): there a write never waits
+// for the disk this way, and the logging story's slow line cannot be made.
+const SYNCHRONOUS_FILE_FLAGS = O_DSYNC === undefined ? null : O_WRONLY | O_CREAT | O_TRUNC | O_DSYNC
 
-module.exports = { SYNCHRONOUS_FILE_FLAGS }
+const NO_SYNCHRONOUS_FILE = 'a synchronous file needs O_DSYNC, which this system does not have (Windows): the logging story\'s slow disk cannot be made here'
+
+module.exports = { SYNCHRONOUS_FILE_FLAGS, NO_SYNCHRONOUS_FILE }

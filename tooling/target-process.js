@@ -10,7 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { spawnServer } = require('./spawn-server')
-const { SYNCHRONOUS_FILE_FLAGS } = require('./synchronous-file')
+const { SYNCHRONOUS_FILE_FLAGS, NO_SYNCHRONOUS_FILE } = require('./synchronous-file')
 
 const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond()
 const USAGE_TIMEOUT_MS = 10000
@@ -22,12 +22,13 @@ const STDOUT_FLAGS = { file: 'w', 'synchronous-file': SYNCHRONOUS_FILE_FLAGS }
  * kind 'file' is an ordinary one (writes land in the page cache), kind
  * 'synchronous-file' one opened with O_DSYNC, where every write waits for
  * the disk, as on a slow or network file system. Resolves to { url, origin, pid,
- * child, usage(), sample(), replaceContent(seed), stop() }: usage() resolves
+ * child, usage(), sample(), cpuClockStepMicros(), replaceContent(seed), stop() }: usage() resolves
  * to { cpuMillis, peakRssBytes, proc } from the probe, where `proc` holds
  * the same two figures from `procRoot` (null where there is none). `child`
  * talks to the probe (child.send, 'message').
  */
 async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], procRoot = '/proc', stdout = null, processTree = false, cwd } = {}) {
+  if (stdout?.kind === 'synchronous-file' && SYNCHRONOUS_FILE_FLAGS === null) throw new Error(NO_SYNCHRONOUS_FILE)
   const stdoutFd = stdout === null ? 'pipe' : fs.openSync(stdout.file, STDOUT_FLAGS[stdout.kind])
   // No drain window on stop: nothing is measured after it, and half a second
   // per target and round adds up.
@@ -54,6 +55,7 @@ async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], pr
     // listeners (within `timeoutMs`: a blocked server answers late), and
     // new content for a server launch() started.
     sample: ({ timeoutMs } = {}) => ask(child, 'sample', {}, timeoutMs),
+    cpuClockStepMicros: async () => (await ask(child, 'cpu-clock')).stepMicros,
     replaceContent: async (seed) => (await ask(child, 'replace-content', { seed })).replaced,
     stop: server.stop
   }

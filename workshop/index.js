@@ -14,7 +14,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { runAsProcess, parseCommandLine, UsageError } = require('../tooling/command')
-const { ROOT } = require('../tooling/repo')
+const { ROOT, shownPath } = require('../tooling/repo')
 
 const DEFAULT_NAME = 'mine'
 const NAME = /^[a-z][a-z0-9_-]*$/i
@@ -41,6 +41,9 @@ function newCopy (name = DEFAULT_NAME, { root = ROOT, gitExclude = true } = {}) 
   const folder = path.join(root, name)
   if (fs.existsSync(folder)) throw new UsageError(`${name}/ already exists: pick another name, or remove it to start again`)
   fs.cpSync(path.join(root, 'slow'), folder, { recursive: true })
+  // The copy's own comment names the copy: `node mine` starts it, not `node slow`.
+  const index = path.join(folder, 'index.js')
+  fs.writeFileSync(index, fs.readFileSync(index, 'utf8').replace("`node slow` starts this server; require('./slow')", `\`node ${name}\` starts this server; require('./${name}')`))
   fs.writeFileSync(path.join(folder, '.gitignore'), IGNORE_ALL)
   const gitDir = path.join(root, '.git')
   if (gitExclude && fs.statSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) {
@@ -56,7 +59,7 @@ async function main (argv, { stdout }) {
   if (action !== 'new') throw new UsageError(`unknown action "${action ?? ''}": the one action is new`)
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
   const folder = newCopy(name)
-  const shown = path.relative(ROOT, folder)
+  const shown = shownPath(ROOT, folder)
   stdout.write([
     `Made ${shown}/, a copy of slow/ for you to fix (git ignores it).`,
     '',

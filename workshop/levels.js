@@ -47,6 +47,20 @@ const LEAK_PROTOCOL = {
 // early window still warming up, some late chunks caught by a collection):
 // the line sits between, with room on both sides.
 const FLAT_CPU_GROWTH = 3
+// A CPU clock that moves in steps this large or smaller reads a chunk of
+// ten requests to a few per cent (a chunk of the one-line fix costs about a
+// millisecond). Windows' moves in 15.6 ms ticks, where such a chunk reads 0
+// or one tick: there each window is instead measured over at least
+// COARSE_WINDOW_STEPS steps of the clock (about 5 % error at its ends),
+// and the late window starts as many times later as the early one had to
+// grow, so that a leak's growth shows as on a fine clock (slow reads about
+// x7 that way). tested with a clock rounded down to 15.6 ms in
+// test/verify-coarse-clock.test.js.
+const FINE_CPU_CLOCK_MICROS = 50
+const COARSE_WINDOW_STEPS = 20
+// A server so cheap that even this many requests cost fewer steps is not
+// measured on such a clock (the check says so).
+const COARSE_WINDOW_MAX_REQUESTS = 20000
 
 const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7E\x80-\xFF]*"$/
 // Level 2's new content: any seed other than the server's own.
@@ -112,20 +126,26 @@ async function checkLeak (server, { protocol = LEAK_PROTOCOL } = {}) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: protocol.concurrency })
   try {
     const load = (count) => sendRequests(server.url, count, { agent, concurrency: protocol.concurrency })
+    const clockStep = await server.cpuClockStepMicros()
+    const fineClock = clockStep !== null && clockStep <= FINE_CPU_CLOCK_MICROS
+    const measure = fineClock ? measureWindow : (...args) => measureWindowOnCoarseClock(...args, clockStep)
     await load(protocol.warmup)
-    const early = await measureWindow(server, load, protocol)
+    const early = await measure(server, load, protocol)
+    const earlyCount = protocol.warmup + early.requests
+    // 1 on a fine clock; on a coarse one, how much longer the early window had to be.
+    const stretch = earlyCount / (protocol.warmup + protocol.window)
+    const lateFrom = Math.round(protocol.lateFrom * stretch)
     // Meanwhile, how many listeners the server holds while requests are in
     // flight; then a window's worth of requests unmeasured and unsampled, so
     // that what the sampling itself cost (its messages, the garbage they
     // leave) is not counted in the late window: measured, its first chunks
     // cost up to three times the rest.
-    const inFlight = await whileLoading(server, load(protocol.lateFrom - protocol.warmup - 2 * protocol.window))
-    await load(protocol.window)
-    const late = await measureWindow(server, load, protocol)
+    const inFlight = await whileLoading(server, load(lateFrom - earlyCount - early.requests))
+    await load(early.requests)
+    const late = await measure(server, load, protocol)
 
     const checks = []
-    const earlyCount = protocol.warmup + protocol.window
-    const lateCount = protocol.lateFrom + protocol.window
+    const lateCount = lateFrom + late.requests
     const counted = early.listeners !== null
     const growth = counted ? late.listeners - early.listeners : null
     const most = counted ? Math.max(early.listeners, late.listeners, inFlight) : null
@@ -141,11 +161,26 @@ async function checkLeak (server, { protocol = LEAK_PROTOCOL } = {}) {
         ? `one more listener per request: the guard in etag.js decides whether one is added (${README.fix})`
         : `a listener per request in flight (server.once removes it again, but every response runs all of them): add the one listener once (${README.fix})`
     })
+    const windows = `requests ${protocol.warmup + 1}-${earlyCount} and ${lateFrom + 1}-${lateCount}`
+    const how = fineClock
+      ? `the cheapest of ${protocol.chunks} chunks of each`
+      : `each at least ${COARSE_WINDOW_STEPS} steps of its CPU clock, which moves by ${formatMicros(clockStep ?? 0)}`
+    const sent = `the same ${lateCount} requests; the server's CPU time over ${windows}, ${how}`
+    if (!(early.cpuMicrosPerRequest > 0) || !(late.cpuMicrosPerRequest > 0)) {
+      checks.push({
+        name: 'CPU per request stays flat as requests accumulate',
+        pass: null,
+        sent,
+        seen: `not measured: the server's CPU clock ${clockStep === null ? 'did not move' : `moves by ${formatMicros(clockStep)}`}, ` +
+          `and its windows of ${early.requests.toLocaleString('en-US')} and ${late.requests.toLocaleString('en-US')} requests read ${formatMicros(early.spentMicros)} and ${formatMicros(late.spentMicros)}`
+      })
+      return { checks, leaking: false }
+    }
     const cpuGrowth = late.cpuMicrosPerRequest / early.cpuMicrosPerRequest
     checks.push({
       name: 'CPU per request stays flat as requests accumulate',
       pass: cpuGrowth < FLAT_CPU_GROWTH,
-      sent: `the same ${lateCount} requests; the server's CPU time over requests ${earlyCount - protocol.window + 1}-${earlyCount} and ${lateCount - protocol.window + 1}-${lateCount}, the cheapest of ${protocol.chunks} chunks of each`,
+      sent,
       seen: `${formatMicros(early.cpuMicrosPerRequest)} then ${formatMicros(late.cpuMicrosPerRequest)} per request (x${cpuGrowth.toFixed(2)}; flat is under x${FLAT_CPU_GROWTH})`,
       hint: `each response costs more than the one before: something piles up per request (${README.fix})`
     })
@@ -256,7 +291,8 @@ async function checkConditional (server) {
 }
 
 // The early or late window: CPU per request, the cheapest of its chunks, and
-// the 'after' listeners once it is done (null for a server the probe cannot see).
+// the 'after' listeners once it is done (null for a server the probe cannot
+// see). Resolves to { cpuMicrosPerRequest, requests, listeners }.
 async function measureWindow (server, load, { window, chunks }) {
   const perChunk = window / chunks
   const micros = []
@@ -267,7 +303,25 @@ async function measureWindow (server, load, { window, chunks }) {
     micros.push((after.cpuMillis - before.cpuMillis) * 1000 / perChunk)
   }
   const { afterListeners } = await server.sample()
-  return { cpuMicrosPerRequest: Math.min(...micros), listeners: afterListeners }
+  return { cpuMicrosPerRequest: Math.min(...micros), requests: window, spentMicros: micros.reduce((a, b) => a + b, 0) * perChunk, listeners: afterListeners }
+}
+
+// The same on a clock that moves in `step` µs: chunks that double, from a
+// tenth of a window, until the window has cost COARSE_WINDOW_STEPS steps
+// (or COARSE_WINDOW_MAX_REQUESTS requests were sent); CPU per request is
+// then the whole window's, since no single chunk can be read.
+async function measureWindowOnCoarseClock (server, load, { window, chunks }, step) {
+  const minimum = COARSE_WINDOW_STEPS * (step ?? Infinity)
+  const before = await server.usage()
+  let requests = 0
+  let spent = 0
+  for (let chunk = window / chunks; spent < minimum && requests < COARSE_WINDOW_MAX_REQUESTS; chunk *= 2) {
+    await load(chunk)
+    requests += chunk
+    spent = ((await server.usage()).cpuMillis - before.cpuMillis) * 1000
+  }
+  const { afterListeners } = await server.sample()
+  return { cpuMicrosPerRequest: spent >= minimum ? spent / requests : 0, requests, spentMicros: spent, listeners: afterListeners }
 }
 
 // The most 'after' listeners the server held while `loading` ran.

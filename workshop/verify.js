@@ -43,7 +43,8 @@ Each check is ✓, ✗ (with what was sent, what came back and a hint) or
 – (could not be checked on this server).
 
 Options:
-  --level N   exit 0 when the contract and levels 1 to N hold (default ${TOP_LEVEL})
+  --level N   check the contract and levels 1 to N only, exit 0 when they
+              hold (default ${TOP_LEVEL}, every level); the speed then only with --speed
   --no-speed  skip the speed comparison
   --watch     check again whenever a file in PATH's folder is saved (the
               levels only; Ctrl-C to stop)
@@ -55,14 +56,14 @@ not start, 2 bad arguments.
  * Verify `server` (a variant's name or a server's path), printing as it
  * goes. Resolves to { code, passed: [contract, level 1, ...] (true, false,
  * or null when not reached) }. `leakProtocol` and `speedProtocol` shorten
- * the runs in tests.
+ * the runs in tests; `nodeArgs` go to the server's node (a test's preload).
  */
-async function verify (server, { level = TOP_LEVEL, speed = true, print = console.log, leakProtocol, speedProtocol = SPEED_PROTOCOL } = {}) {
+async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped = '--no-speed', print = console.log, leakProtocol, speedProtocol = SPEED_PROTOCOL, nodeArgs = [] } = {}) {
   const { entry, name } = resolveServerPath(server)
   print(`Verifying ${name}: node ${name}, started on a free port of 127.0.0.1 (Node ${process.version})`)
   let target
   try {
-    target = await startTarget(entry, { seed: 'verify' })
+    target = await startTarget(entry, { seed: 'verify', nodeArgs })
   } catch (err) {
     print(`\n${mark(false)} ${name} starts and listens on PORT\n      seen: ${indent(err.message)}\n      hint: run \`node ${name}\` to see the error`)
     return { code: 1, passed: LEVELS.map(() => false) }
@@ -70,7 +71,9 @@ async function verify (server, { level = TOP_LEVEL, speed = true, print = consol
   const passed = []
   let leaking = false
   try {
-    for (const [index, { title, run }] of LEVELS.entries()) {
+    // Levels above the one asked for are not run: a participant on level 1
+    // has nothing to fix there yet.
+    for (const [index, { title, run }] of LEVELS.slice(0, level + 1).entries()) {
       print(`\n${title}`)
       const result = await run(target, { protocol: leakProtocol })
       if (result.leaking) leaking = true
@@ -81,14 +84,22 @@ async function verify (server, { level = TOP_LEVEL, speed = true, print = consol
   } finally {
     await target.stop()
   }
+  const reached = passed.length
   while (passed.length < LEVELS.length) passed.push(null)
 
-  print('\n' + passed.map((ok, i) => `${i === 0 ? 'contract' : `level ${i}`} ${ok === null ? '–' : mark(ok)}`).join('   '))
+  const asked = level + 1
+  print('\n' + passed.map((ok, i) => `${i === 0 ? 'contract' : `level ${i}`} ${i >= asked ? 'not asked' : ok === null ? '–' : mark(ok)}`).join('   '))
   const firstFailed = passed.findIndex((ok) => ok !== true)
-  if (firstFailed !== -1) print(`Next: ${LEVELS[firstFailed].title} (the hints above say where to read)`)
-  const code = passed.slice(0, level + 1).every((ok) => ok === true) ? 0 : 1
+  if (firstFailed !== -1 && firstFailed < reached) {
+    print(`Next: ${LEVELS[firstFailed].title} (the hints above say where to read)`)
+  } else if (firstFailed !== -1 && firstFailed === asked && firstFailed < LEVELS.length) {
+    print(`Next: ${LEVELS[firstFailed].title} (\`--level ${firstFailed}\` checks it too)`)
+  }
+  const code = passed.slice(0, asked).every((ok) => ok === true) ? 0 : 1
 
-  if (speed) {
+  if (!speed) {
+    print(`\nSpeed: not measured (${speedSkipped})`)
+  } else {
     const protocol = { ...speedProtocol }
     print(`\nSpeed: ${name} beside slow, fast and fixed, each in a fresh process under autocannon -c ${protocol.connections}, ` +
       `${protocol.warmup} s warm-up then ${protocol.duration} s, ${protocol.rounds} rounds interleaved; ` +
@@ -166,24 +177,24 @@ function watch (dir, runOnce, print) {
 function parseVerifyCommandLine (argv) {
   const { values, positionals } = parseCommandLine(argv, {
     level: { type: 'string' },
-    speed: { type: 'boolean', default: true },
+    speed: { type: 'boolean' },
     watch: { type: 'boolean', default: false }
   }, { positionals: true, allowNegative: true })
   const [target, ...rest] = positionals
   const { entry } = resolveServerPath(target)
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
-  return {
-    entry,
-    level: numberOption('level', values.level, TOP_LEVEL, { min: 0, integer: true, max: TOP_LEVEL }),
-    speed: values.speed && !values.watch,
-    watch: values.watch
-  }
+  const level = numberOption('level', values.level, TOP_LEVEL, { min: 0, integer: true, max: TOP_LEVEL })
+  let speedSkipped = null
+  if (values.watch) speedSkipped = '--watch checks the levels on every save; run verify without it to measure the speed'
+  else if (values.speed === false) speedSkipped = '--no-speed'
+  else if (level < TOP_LEVEL && values.speed !== true) speedSkipped = `--level ${level}; add --speed to measure it`
+  return { entry, level, speed: speedSkipped === null, speedSkipped, watch: values.watch }
 }
 
 async function main (argv, { stdout }) {
-  const { entry, level, speed, watch: watching } = parseVerifyCommandLine(argv)
+  const { entry, level, speed, speedSkipped, watch: watching } = parseVerifyCommandLine(argv)
   const print = (text) => stdout.write(text + '\n')
-  const runOnce = () => verify(entry, { level, speed, print })
+  const runOnce = () => verify(entry, { level, speed, speedSkipped, print })
   if (!watching) return (await runOnce()).code
   const dir = fs.statSync(entry).isDirectory() ? entry : path.dirname(entry)
   return watch(dir, runOnce, print)

@@ -1,0 +1,105 @@
+'use strict'
+
+// One clinic run, in a child process of `node diagnose` (index.js), through
+// the tool's own API rather than clinic's command line. clinic's command
+// line starts the load (`--on-port`) as a shell command string, joined with
+// spaces: under a folder whose name has a space (or with node in
+// `C:\Program Files`) the load never starts, clinic ignores its exit code,
+// and the tool profiles an idle server as if all went well. Here the load is
+// autocannon's API, started in this process once the tool reports the port:
+// no shell reads any path, on any system, and the parent sees how many 2xx
+// responses the load got.
+//
+// A child process of its own because the tools start the server in the
+// current directory (where Doctor leaves its trace logs: .clinic/), and add
+// SIGINT handlers to the process they run in.
+//
+// parent -> child  { type: 'run', tool, command, load }: `command` the
+//                  server's argv, `load` { url path, connections,
+//                  duration or amount, headers, timeLimitSeconds };
+// child -> parent  { type: 'loaded', load } once the load is done, then
+//                  { type: 'done', dataDir, html } or { type: 'failed', error }.
+// The parent gone, the run stops with it.
+
+const path = require('node:path')
+const { promisify } = require('node:util')
+const autocannon = require('autocannon')
+
+// The tools clinic's command line runs, from clinic's own dependencies (its
+// version is pinned exactly in package.json and checked by clinic-analysis.js).
+const CLINIC_ROOT = path.dirname(require.resolve('clinic/package.json'))
+const TOOL_PACKAGES = { doctor: '@clinic/doctor', flame: '@clinic/flame', bubbleprof: '@clinic/bubbleprof', heapprofiler: '@clinic/heap-profiler' }
+
+/**
+ * Run clinic `tool` on the server `command` starts, loading it once it
+ * listens. Resolves to { dataDir, html, load }; `html` is null when the load
+ * got no 2xx response (there is nothing to show, and the parent says so).
+ */
+async function runClinic ({ tool, command, load }, { onLoaded = () => {} } = {}) {
+  const Tool = require(require.resolve(TOOL_PACKAGES[tool], { paths: [CLINIC_ROOT] }))
+  // The settings clinic's command line gives every tool by default.
+  const instance = new Tool({ sampleInterval: 10, detectPort: true, dest: '.' })
+  instance.on('warning', (warning) => console.log(`Warning: ${warning}`))
+  let loaded = null
+  instance.on('port', (port, proc, done) => {
+    console.log(`Loading http://127.0.0.1:${port}${load.path}: ${describeLoad(load)}`)
+    runLoad(port, load).then((result) => {
+      loaded = result
+      onLoaded(result)
+      done()
+    })
+  })
+  const dataDir = path.resolve(await promisify(instance.collect.bind(instance))(command))
+  if (!loaded) throw new Error('the server exited before it listened on PORT')
+  if (loaded.ok === 0) return { dataDir, html: null, load: loaded }
+  console.log('Analysing data')
+  const html = `${dataDir}.html`
+  await promisify(instance.visualize.bind(instance))(dataDir, html)
+  return { dataDir, html, load: loaded }
+}
+
+// autocannon for a number of requests or seconds. Resolves to { requests,
+// ok (2xx), non2xx, errors, timeouts, seconds, stopped }; never rejects: a
+// load that could not run is one that got no 2xx.
+function runLoad (port, { path: urlPath, connections, duration, amount, headers, timeLimitSeconds }) {
+  return new Promise((resolve) => {
+    const url = `http://127.0.0.1:${port}${urlPath}`
+    let stopped = false
+    const instance = autocannon({ url, connections, headers, ...(amount ? { amount } : { duration }) }, (err, result) => {
+      clearTimeout(timer)
+      if (err) return resolve({ requests: 0, ok: 0, non2xx: 0, errors: 1, timeouts: 0, seconds: 0, stopped, error: err.message })
+      resolve({
+        requests: result.requests.total,
+        ok: result['2xx'],
+        non2xx: result.non2xx,
+        errors: result.errors,
+        timeouts: result.timeouts,
+        seconds: result.duration,
+        stopped
+      })
+    })
+    // A server too slow to answer `amount` requests in time is loaded for as
+    // long as the run may last, no longer.
+    const timer = setTimeout(() => { stopped = true; instance.stop() }, timeLimitSeconds * 1000)
+  })
+}
+
+function describeLoad ({ connections, duration, amount }) {
+  return `autocannon -c ${connections}, ${amount ? `${amount.toLocaleString('en-US')} requests` : `${duration} s`}`
+}
+
+module.exports = { runClinic, describeLoad }
+
+if (require.main === module) {
+  process.once('message', ({ type, ...job }) => {
+    if (type !== 'run') return
+    runClinic(job, { onLoaded: (load) => process.send({ type: 'loaded', load }) })
+      .then(
+        (result) => process.send({ type: 'done', ...result }),
+        (err) => process.send({ type: 'failed', error: err.message }))
+      .finally(() => process.disconnect())
+  })
+  // The parent gone (its time limit, Ctrl-C, a crash): nothing is left to
+  // report to, and the server this run started must not serve on.
+  process.once('disconnect', () => process.exit())
+}

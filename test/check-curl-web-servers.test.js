@@ -1,0 +1,40 @@
+'use strict'
+
+// `npm run check:curl` against web servers nobody here wrote, as a user
+// would point it at one: each serves a 10 KB JSON file with its default
+// ETag and Last-Modified and a Cache-Control field (Debian's packages,
+// started by fixtures/web-servers.js; docs/conditional-get.md has the
+// versions). lighttpd and Caddy pass every step; Apache and nginx fail
+// If-None-Match's precedence, h2o its three faults, and nothing else.
+
+const t = require('tap')
+const { STEPS, PRECEDENCE_MATCH, curlMissing, checkJson, brokenBy, expected } = require('./check-curl-helper')
+const { webServerMissing, startWebServer } = require('./fixtures/web-servers')
+
+// Apache and nginx send 304 only when both conditions hold, so a matching
+// tag with an older date gets the full 200; h2o compares strongly, and has
+// no lists and no *.
+const WEB_SERVER_FAILURES = {
+  apache2: PRECEDENCE_MATCH,
+  nginx: PRECEDENCE_MATCH,
+  lighttpd: [],
+  caddy: [],
+  h2o: [STEPS.strength, STEPS.list, STEPS.star]
+}
+
+for (const [name, failing] of Object.entries(WEB_SERVER_FAILURES)) {
+  const verdict = failing.length === 0 ? 'passes every step, none skipped' : `fails exactly ${failing.length} steps`
+  t.test(`${name} serving a file ${verdict}`, { skip: curlMissing || webServerMissing(name) }, async (t) => {
+    const server = await startWebServer(name)
+    t.teardown(server.stop)
+    const { code, outcomes, steps } = await checkJson(server.url)
+    t.equal(code, failing.length === 0 ? 0 : 1, `exit ${failing.length === 0 ? 0 : 1}`)
+    t.same(outcomes, expected({ failing }))
+    if (failing.includes(STEPS.precedenceMatch)) {
+      for (const step of PRECEDENCE_MATCH) {
+        t.match(brokenBy(steps, step), [/^§13\.1\.3, §13\.2\.2: a recipient MUST ignore If-Modified-Since/], `${step}: the rule is named`)
+        t.match(steps.find((s) => s.name === step).received, /^200, /, `${step}: the 200 is shown`)
+      }
+    }
+  })
+}
