@@ -1,26 +1,31 @@
 'use strict'
 
-// `node bench [options]`: the command over bench/run.js (measuring),
-// bench/evaluate.js (judging) and bench/report.js (printing). Exit codes:
-// 0 all held, 1 a goal or check failed, 2 bad options.
+// `node bench [options]` (npm start, npm run bench, npm run bench:ci): the
+// command over the rooms beside it: options.js reads the command line,
+// measure/ runs the targets, judge/ decides what the figures mean, print/
+// writes them. Exit codes: 0 all held, 1 a goal or check failed, 2 bad
+// options.
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { runAsProcess, UsageError } = require('../tooling/command')
+const { runAsProcess } = require('../tooling/command')
+const { writeJson, readJson } = require('../tooling/json-file')
 const { parseOptions, USAGE } = require('./options')
-const { runComparison, describeMachine, sampleCpuBusy, describeVersions } = require('./run')
-const { evaluateRun } = require('./evaluate')
-const { toBencherMetricFormat, toGithubBenchmark } = require('./formats')
-const report = require('./report')
-const { renderHtml } = require('./html/page')
+const { runComparison } = require('./measure/rounds')
+const { describeMachineAtStart, describeVersions } = require('./measure/machine')
+const { evaluateRun } = require('./judge/evaluate')
+const text = require('./print/text')
+const { renderMarkdown } = require('./print/markdown')
+const { toBencherMetricFormat, toGithubBenchmark } = require('./print/ci-formats')
+const { renderHtml } = require('./print/html/page')
 
 async function main (argv, { stdout, stderr }) {
   const options = parseOptions(argv)
   const baseline = options.baseline ? readBaseline(options.baseline) : null
   const { protocol } = options
   const progress = Boolean(stderr.isTTY) && !process.env.CI
-  const machine = { ...describeMachine(), cpuBusy: await sampleCpuBusy() }
-  stdout.write(report.renderProtocol({ mode: options.mode, protocol, targets: options.targets, machine, versions: describeVersions() }) + '\n\n')
+  const machine = await describeMachineAtStart()
+  stdout.write(text.renderProtocol({ mode: options.mode, protocol, targets: options.targets, machine, versions: describeVersions() }) + '\n\n')
 
   const nameWidth = Math.max(...protocol.targets.map((t) => t.length))
   const measured = await runComparison(protocol, {
@@ -34,14 +39,13 @@ async function main (argv, { stdout, stderr }) {
   const { enforced, failures, unenforced, ...evaluation } = evaluateRun(measured, { mode: options.mode, baseline, alpha: options.alpha })
   const results = { mode: options.mode, alpha: options.alpha, ...measured, ...evaluation, failures }
 
-  stdout.write('\n' + report.renderTable(results.summaries) + '\n\n')
-  stdout.write(report.renderRatios(results.ratios, results.baseline) + '\n\n')
-  stdout.write(report.renderChart(results.runs, protocol.targets) + '\n\n')
+  stdout.write('\n' + text.renderTable(results.summaries) + '\n\n')
+  stdout.write(text.renderRatios(results.ratios, results.baseline) + '\n\n')
+  stdout.write(text.renderChart(results.runs, protocol.targets) + '\n\n')
   if (results.warnings.length > 0) stdout.write(`Note:\n${results.warnings.map((w) => `  - ${w}`).join('\n')}\n\n`)
 
-  const writeJson = (file, value) => fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n')
   if (options.json) writeJson(options.json, results)
-  if (options.markdown) fs.writeFileSync(options.markdown, report.renderMarkdown(results))
+  if (options.markdown) fs.writeFileSync(options.markdown, renderMarkdown(results))
   if (options.bencherJson) writeJson(options.bencherJson, toBencherMetricFormat(results))
   if (options.githubBenchmarkJson) writeJson(options.githubBenchmarkJson, toGithubBenchmark(results))
   if (options.html) {
@@ -63,17 +67,13 @@ async function main (argv, { stdout, stderr }) {
   return 0
 }
 
+// --baseline FILE: an earlier --json result, with every ratio's pairs.
 function readBaseline (file) {
-  let parsed
-  try {
-    parsed = JSON.parse(fs.readFileSync(file, 'utf8'))
-  } catch (err) {
-    throw new UsageError(`cannot read the baseline ${file}: ${err.message}`)
-  }
-  if (!parsed || !Array.isArray(parsed.ratios) || !parsed.ratios.every((r) => Array.isArray(r.pairs))) {
-    throw new UsageError(`${file} is not a --json result of this benchmark (no ratios with their rounds' pairs)`)
-  }
-  return parsed
+  return readJson(file, {
+    what: `the baseline ${file}`,
+    isWanted: (parsed) => Boolean(parsed) && Array.isArray(parsed.ratios) && parsed.ratios.every((r) => Array.isArray(r.pairs)),
+    notWanted: 'is not a --json result of this benchmark (no ratios with their rounds\' pairs)'
+  })
 }
 
 const command = { name: 'bench', usage: USAGE, main }

@@ -1,12 +1,15 @@
 'use strict'
 
-// Command-line options of the benchmark, checked before anything starts.
+// The options of `node bench`, checked before anything starts: its modes
+// and their defaults; the options every measuring command reads alike are
+// bench/protocol/options.js.
 
 const path = require('node:path')
-const { resolveServerPath } = require('../tooling/server-path')
 const { ROOT } = require('../tooling/repo')
-const { TARGETS, REFERENCE, MODES, MAX_CONDITIONAL_SECONDS } = require('./goals')
-const { UsageError, parseCommandLine, numberOption } = require('../tooling/command')
+const { UsageError, parseCommandLine } = require('../tooling/command')
+const { TARGETS } = require('./protocol/targets')
+const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseUserTarget, parseCpuTax, parseOutputs } = require('./protocol/options')
+const { REFERENCE, MODES } = require('./judge/goals')
 
 const USAGE = `Usage: node bench [options]   (npm start, npm run bench, npm run bench:ci)
 
@@ -47,7 +50,7 @@ Options:
                         ratio got worse, by a permutation test over the rounds
   --alpha P             the gate's false-alarm rate (default 0.01)
   --cpu-tax TARGET=US   add US microseconds of busy CPU to each request of
-                        TARGET (a regression made to order; see calibrate.js)
+                        TARGET (a regression made to order; see bench:calibrate)
   --help                this text
 
 Modes (connections / warm-up / measured / slow's warm-up and measured
@@ -81,24 +84,11 @@ What the output says:
  */
 function parseOptions (argv) {
   const { values } = parseCommandLine(argv, {
+    ...PROTOCOL_OPTIONS,
     mode: { type: 'string', default: 'full' },
-    targets: { type: 'string' },
-    target: { type: 'string', multiple: true, default: [] },
-    connections: { type: 'string' },
-    warmup: { type: 'string' },
-    duration: { type: 'string' },
-    'warmup-requests': { type: 'string' },
-    requests: { type: 'string' },
-    rounds: { type: 'string' },
-    json: { type: 'string' },
     html: { type: 'string' },
     'no-html': { type: 'boolean', default: false },
-    markdown: { type: 'string' },
-    'bencher-json': { type: 'string' },
-    'github-benchmark-json': { type: 'string' },
-    baseline: { type: 'string' },
-    alpha: { type: 'string' },
-    'cpu-tax': { type: 'string', multiple: true, default: [] }
+    baseline: { type: 'string' }
   })
 
   const mode = MODES[values.mode]
@@ -112,32 +102,20 @@ function parseOptions (argv) {
   const withUsers = [...chosen, ...userNames]
   if (userNames.length > 0 && !withUsers.includes(REFERENCE)) withUsers.push(REFERENCE)
 
-  const protocol = {
-    targets: withUsers,
-    connections: numberOption('connections', values.connections, mode.protocol.connections, { min: 1, integer: true }),
-    warmup: numberOption('warmup', values.warmup, mode.protocol.warmup, { min: 0 }),
-    duration: numberOption('duration', values.duration, mode.protocol.duration, { min: 0.5 }),
-    warmupRequests: numberOption('warmup-requests', values['warmup-requests'], mode.protocol.warmupRequests, { min: 0, integer: true }),
-    requests: numberOption('requests', values.requests, mode.protocol.requests, { min: 1, integer: true }),
-    rounds: numberOption('rounds', values.rounds, mode.protocol.rounds, { min: 1, integer: true })
-  }
-  const conditional = protocol.targets.filter((target) => targets[target].conditional)
-  if (conditional.length > 0 && protocol.warmup + protocol.duration > MAX_CONDITIONAL_SECONDS) {
-    throw new UsageError(`with ${conditional.join(', ')}, --warmup plus --duration must stay within ` +
-      `${MAX_CONDITIONAL_SECONDS} s: fixed's ETag changes once a minute`)
-  }
-  const alpha = numberOption('alpha', values.alpha, 0.01, { min: 0 })
-  if (!(alpha > 0 && alpha < 1)) throw new UsageError(`--alpha must be between 0 and 1, got "${values.alpha}"`)
+  const protocol = { targets: withUsers, ...parseLoad(values, mode.protocol) }
+  checkConditionalWindow(protocol.targets, targets, protocol)
+  const alpha = parseAlpha(values.alpha, 0.01)
+  const { json, markdown, bencherJson, githubBenchmarkJson } = parseOutputs(values)
   return {
     mode: values.mode,
     protocol,
     targets,
     cpuTax: Object.fromEntries(values['cpu-tax'].map((text) => parseCpuTax(text, protocol.targets))),
-    json: values.json,
+    json,
     html: values['no-html'] ? null : (values.html ?? defaultHtmlPath(values.mode)),
-    markdown: values.markdown,
-    bencherJson: values['bencher-json'],
-    githubBenchmarkJson: values['github-benchmark-json'],
+    markdown,
+    bencherJson,
+    githubBenchmarkJson,
     baseline: values.baseline,
     alpha
   }
@@ -149,39 +127,4 @@ function defaultHtmlPath (mode) {
   return path.join(ROOT, 'results', `${mode}-${stamp}.html`)
 }
 
-function parseTargets (list) {
-  const targets = list.split(',').map((name) => name.trim()).filter(Boolean)
-  if (targets.length === 0) throw new UsageError('--targets needs at least one target')
-  for (const name of targets) {
-    if (!TARGETS[name]) throw new UsageError(`unknown target "${name}": choose from ${Object.keys(TARGETS).join(', ')}`)
-  }
-  if (new Set(targets).size !== targets.length) throw new UsageError('--targets lists a target twice')
-  return targets
-}
-
-// NAME=PATH: a server folder or file, relative to where npm was run from.
-function parseUserTarget (text) {
-  const match = /^([a-z0-9][a-z0-9._-]*)=(.+)$/i.exec(text)
-  if (!match) throw new UsageError(`--target wants NAME=PATH (a name of letters, digits, ".", "_" or "-"), got "${text}"`)
-  const [, name, file] = match
-  if (TARGETS[name]) throw new UsageError(`--target ${name}: that name is one of the built-in targets`)
-  const { entry } = resolvePathOf(name, file)
-  return [name, { entry, user: true, about: `your server: node ${file}` }]
-}
-
-function resolvePathOf (name, file) {
-  try {
-    return resolveServerPath(file)
-  } catch (err) {
-    throw new UsageError(`--target ${name}: ${err.message}`)
-  }
-}
-
-function parseCpuTax (text, targets) {
-  const match = /^([^=]+)=([0-9.]+)$/.exec(text)
-  if (!match || !(Number(match[2]) > 0)) throw new UsageError(`--cpu-tax wants TARGET=MICROSECONDS (> 0), got "${text}"`)
-  if (!targets.includes(match[1])) throw new UsageError(`--cpu-tax ${match[1]}: not a target of this run`)
-  return [match[1], Number(match[2])]
-}
-
-module.exports = { parseOptions, parseTargets, parseCpuTax, parseUserTarget, USAGE }
+module.exports = { parseOptions, USAGE }

@@ -6,14 +6,12 @@
 //
 // The delay is measured by a timer's own lateness, every 10 ms, the way
 // Node's monitorEventLoopDelay measures it, but in JavaScript: that
-// histogram's reset() forgets the delay in progress (Node 24.21.0: a 500 ms
-// block right after reset() was recorded as 10 ms), and a window starts
+// histogram's reset() forgets the delay in progress, and a window starts
 // with a reset. Under load that is every burst: the window that ends the
 // shedding admits the requests waiting, their work runs right after the
-// reset, and the next window sees none of it. The case study's slow under
-// 100 connections shed in its first seconds, then let every burst in, its
-// clients waiting through two bursts in a row (up to 9 s; a few timed out
-// at 10).
+// reset, and the next window sees none of it, so the server shed in its
+// first seconds and then let every burst in (docs/robustness.md, "Overload
+// protection", has what was measured).
 // One callback every 10 ms costs microseconds a second. (Not the
 // overload-protection package, which does support restify: it answers in
 // plain text, showing its internal figures unless told it runs in

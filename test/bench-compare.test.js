@@ -14,8 +14,8 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn, execFileSync } = require('node:child_process')
-const { pairedChange, signedRankPValue } = require('../bench/stats')
-const { judgePairs } = require('../bench/compare-verdict')
+const { pairedChange, signedRankPValue } = require('../bench/judge/stats')
+const { judgePairs } = require('../bench/compare/verdict')
 const { parseOptions } = require('../bench/compare')
 const { ROOT } = require('../tooling/repo')
 const { skipOffNvmrcLine } = require('./helper')
@@ -114,7 +114,7 @@ function commitAll (dir, message) {
 
 function compareIn (dir, args) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(dir, 'bench', 'compare.js'), ...args], { cwd: dir, env: { ...process.env, CI: 'true' } })
+    const child = spawn(process.execPath, [path.join(dir, 'bench', 'compare'), ...args], { cwd: dir, env: { ...process.env, CI: 'true' } })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk) => { stdout += chunk })

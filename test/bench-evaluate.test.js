@@ -1,11 +1,11 @@
 'use strict'
 
 // What a run means, from its figures alone: goals, checks, the gate against
-// a baseline, and the sentences a run prints (bench/evaluate.js).
+// a baseline, and the sentences a run prints (bench/judge/evaluate.js).
 
 const t = require('tap')
-const { evaluateRun } = require('../bench/evaluate')
-const { TARGETS } = require('../bench/goals')
+const { evaluateRun } = require('../bench/judge/evaluate')
+const { TARGETS } = require('../bench/protocol/targets')
 
 const CI_TARGETS = ['slow', 'fast', 'fixed', 'fixed-304', 'node-http']
 const protocol = { targets: CI_TARGETS }

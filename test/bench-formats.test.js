@@ -1,10 +1,10 @@
 'use strict'
 
-// The CI formats (bench/formats.js): Bencher Metric Format and
+// The CI formats (bench/print/ci-formats.js): Bencher Metric Format and
 // github-action-benchmark's customSmallerIsBetter, from a result's figures.
 
 const t = require('tap')
-const { toBencherMetricFormat, toGithubBenchmark } = require('../bench/formats')
+const { toBencherMetricFormat, toGithubBenchmark } = require('../bench/print/ci-formats')
 
 const result = {
   summaries: [{ target: 'fixed' }],

@@ -5,7 +5,7 @@
 const t = require('tap')
 const { parseOptions } = require('../bench/options')
 const { UsageError } = require('../tooling/command')
-const { MODES, RATIOS } = require('../bench/goals')
+const { MODES, RATIOS } = require('../bench/judge/goals')
 
 t.test('each mode brings its protocol', async (t) => {
   for (const mode of Object.keys(MODES)) {

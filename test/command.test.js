@@ -50,9 +50,9 @@ t.test('--help prints the usage and runs nothing', async (t) => {
 // starts, and --help answers.
 const COMMANDS = {
   bench: ['bench', '--rounds', 'many'],
-  'bench:compare': ['bench/compare.js', '--rounds', 'many'],
-  'bench:calibrate': ['bench/calibrate.js', '--gate', 'nightly'],
-  soak: ['bench/soak.js', 'slowest'],
+  'bench:compare': ['bench/compare', '--rounds', 'many'],
+  'bench:calibrate': ['bench/calibrate', '--gate', 'nightly'],
+  soak: ['soak', 'slowest'],
   diagnose: ['diagnose', 'doctor', 'slowest'],
   'check:curl': ['check', 'ftp://example'],
   'trace-leak': ['diagnose/trace-leak.js', 'extra'],

@@ -8,7 +8,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { ROOT } = require('../tooling/repo')
-const { childrenOf } = require('../bench/target-process')
+const { childrenOf } = require('../tooling/target-process')
 const { exitOf, alive, stateOf, waitFor } = require('./helper')
 
 // CPU time the process has used so far, in clock ticks (/proc/<pid>/stat,
@@ -24,7 +24,7 @@ function cpuTicks (pid) {
 }
 
 t.test('a hog killed with SIGKILL leaves no busy process behind', { skip: process.platform === 'linux' ? false : 'reads /proc' }, async (t) => {
-  const hog = spawn(process.execPath, [path.join(ROOT, 'bench', 'cpu-hog.js'), '--processes', '1', '--seconds', '60'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const hog = spawn(process.execPath, [path.join(ROOT, 'tooling', 'cpu-hog.js'), '--processes', '1', '--seconds', '60'], { stdio: ['ignore', 'pipe', 'inherit'] })
   let spinners = []
   t.teardown(() => { for (const pid of spinners) if (alive(pid)) process.kill(pid, 'SIGKILL') })
   t.ok(await waitFor(() => (spinners = childrenOf('/proc', hog.pid)).length === 1, 5000), 'one child started')
@@ -45,9 +45,9 @@ t.test('a hog killed with SIGKILL leaves no busy process behind', { skip: proces
 // cores), under the warning's threshold; the CPU sample the run takes first
 // sees it.
 t.test('the bench\'s CPU sample sees a hog started a moment before', { skip: process.platform === 'linux' ? false : 'reads /proc' }, async (t) => {
-  const { sampleCpuBusy } = require('../bench/run')
+  const { sampleCpuBusy } = require('../bench/measure/machine')
   const processes = require('node:os').cpus().length
-  const hog = spawn(process.execPath, [path.join(ROOT, 'bench', 'cpu-hog.js'), '--processes', String(processes), '--seconds', '30'], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const hog = spawn(process.execPath, [path.join(ROOT, 'tooling', 'cpu-hog.js'), '--processes', String(processes), '--seconds', '30'], { stdio: ['ignore', 'pipe', 'inherit'] })
   let spinners = []
   t.teardown(async () => {
     if (hog.exitCode === null) hog.kill('SIGINT')

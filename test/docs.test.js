@@ -13,7 +13,7 @@ const { ROOT } = require('../tooling/repo')
 const { readText } = require('./helper')
 const { traceLeak, adderOf } = require('../diagnose/trace-leak')
 const { README: HINT_SECTIONS } = require('../workshop/levels')
-const { MODES, RATIOS } = require('../bench/goals')
+const { MODES, RATIOS } = require('../bench/judge/goals')
 
 const PAGES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
 const read = (page) => readText(path.join(ROOT, page))

@@ -5,7 +5,7 @@
 
 const t = require('tap')
 const fs = require('node:fs')
-const { childrenOf } = require('../bench/target-process')
+const { childrenOf } = require('../tooling/target-process')
 const { startChildProcess, exitOf, request, skipWithoutSignals } = require('./helper')
 
 if (!fs.existsSync(`/proc/${process.pid}/task`)) {

@@ -9,7 +9,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { startTarget } = require('../bench/target-process')
+const { startTarget } = require('../tooling/target-process')
 const { ROOT } = require('../tooling/repo')
 const { request, alive, stateOf, waitFor, exitOf } = require('./helper')
 
@@ -44,7 +44,7 @@ t.test('where /proc exists, it agrees with the probe', { skip: !fs.existsSync('/
   t.ok(rssGap <= 0.05 * after.proc.peakRssBytes, `peak RSS: probe ${after.peakRssBytes}, /proc ${after.proc.peakRssBytes}`)
 })
 
-t.test('bench/cpu-tax.js adds its microseconds of CPU to every request', async (t) => {
+t.test('bench/measure/cpu-tax.js adds its microseconds of CPU to every request', async (t) => {
   const TAX_MICROS = 1000
   const cost = async (options) => {
     const server = await startTarget('fixed', options)
@@ -56,7 +56,7 @@ t.test('bench/cpu-tax.js adds its microseconds of CPU to every request', async (
     return (after.cpuMillis - before.cpuMillis) * 1000 / REQUESTS
   }
   const plain = await cost({})
-  const taxed = await cost({ nodeArgs: ['-r', path.join(__dirname, '..', 'bench', 'cpu-tax.js')], env: { CPU_TAX_MICROS: String(TAX_MICROS) } })
+  const taxed = await cost({ nodeArgs: ['-r', path.join(__dirname, '..', 'bench', 'measure', 'cpu-tax.js')], env: { CPU_TAX_MICROS: String(TAX_MICROS) } })
   // The tax busy-waits on the clock; a process descheduled meanwhile burns
   // less, so half of it is the floor, and more than twice would be a bug.
   t.ok(taxed - plain > TAX_MICROS / 2 && taxed - plain < TAX_MICROS * 2,

@@ -118,7 +118,7 @@ t.test('a level that does not exist is a usage error', async (t) => {
 
 t.test('trace-leak and soak take a workshop copy where they took a variant', async (t) => {
   const { traceLeak, adderOf } = require('../diagnose/trace-leak')
-  const { soak } = require('../bench/soak')
+  const { soak } = require('../soak')
   const leaking = newCopy(`workshop-test-leaking-${process.pid}`, { gitExclude: false })
   t.teardown(() => fs.rmSync(leaking, { recursive: true, force: true }))
   const traced = await traceLeak({ entry: leaking })

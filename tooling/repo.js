@@ -12,15 +12,6 @@ const STORY_SERVERS = ['logging', 'crypto', 'backend']
   .flatMap((story) => [`stories/${story}/slow.js`, `stories/${story}/fixed.js`])
   .concat('stories/cluster')
 
-// The headers a load on a story server sends with every request: the crypto
-// story's servers want Basic credentials, those of its one account (seed /
-// workshop, docs/stories.md, "Story: crypto in a middleware").
-const STORY_CREDENTIALS = { authorization: `Basic ${Buffer.from('seed:workshop').toString('base64')}` }
-const STORY_REQUEST_HEADERS = {
-  'stories/crypto/slow.js': STORY_CREDENTIALS,
-  'stories/crypto/fixed.js': STORY_CREDENTIALS
-}
-
 /**
  * The path from `from` to `to` as the tools print it, and the README shows
  * it: relative, with / between its parts on every system (slow/etag.js:25,
@@ -30,4 +21,4 @@ function shownPath (from, to) {
   return path.relative(from, to).split(path.sep).join('/')
 }
 
-module.exports = { ROOT, VARIANTS, STORY_SERVERS, STORY_REQUEST_HEADERS, shownPath }
+module.exports = { ROOT, VARIANTS, STORY_SERVERS, shownPath }

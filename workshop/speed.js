@@ -1,12 +1,13 @@
 'use strict'
 
 // The last part of `npm run verify`: the participant's server beside slow,
-// fast and fixed in one run of the benchmark (bench/run.js: fresh processes,
+// fast and fixed in one run of the benchmark (bench/measure/rounds.js: fresh processes,
 // the same autocannon load, rounds interleaved), and a verdict in words.
 
-const { runComparison } = require('../bench/run')
-const { TARGETS, userRatios } = require('../bench/goals')
-const { summarizeTargets, evaluateRatios } = require('../bench/stats')
+const { runComparison } = require('../bench/measure/rounds')
+const { TARGETS } = require('../bench/protocol/targets')
+const { userRatios } = require('../bench/judge/goals')
+const { summarizeTargets, evaluateRatios } = require('../bench/judge/stats')
 
 // Shorter than `npm start`: a verdict, not a table to publish. slow (and a
 // server whose cost grows, as measured by level 1) by request counts.

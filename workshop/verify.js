@@ -13,7 +13,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
 const { resolveServerPath } = require('../tooling/server-path')
-const { startTarget } = require('../bench/target-process')
+const { startTarget } = require('../tooling/target-process')
 const levels = require('./levels')
 const { compareSpeed, SPEED_PROTOCOL, YOURS } = require('./speed')
 

@@ -1,48 +1,22 @@
 'use strict'
 
-// The two trees bench:compare measures: the head, the working tree this
-// file is in, as it is; and the base, a commit checked out into a temporary
-// git worktree outside the repository (removed afterwards), with its
-// dependencies installed from its own lockfile.
+// The base tree bench:compare measures: a commit checked out into a
+// temporary git worktree outside the repository (removed afterwards), with
+// its dependencies installed from its own lockfile. (The head is the
+// working tree as it is: tooling/git.js describes it.)
 
 const crypto = require('node:crypto')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { execFileSync, spawnSync } = require('node:child_process')
-const { ROOT } = require('../tooling/repo')
-const { UsageError } = require('../tooling/command')
+const { spawnSync } = require('node:child_process')
+const { ROOT } = require('../../tooling/repo')
+const { UsageError } = require('../../tooling/command')
+const { git } = require('../../tooling/git')
 
 // Installs of a base whose lockfile differs from the head's, one folder per
 // lockfile (by its SHA-256), kept for the next comparison with that base.
 const INSTALL_CACHE = path.join('.cache', 'compare')
-
-function git (args, { cwd = ROOT } = {}) {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
-}
-
-/**
- * The head: its commit, whether the working tree differs from it (tracked
- * files only: untracked ones are not part of a change until added), and
- * the repository's root. A UsageError where `root` is not in a git
- * checkout.
- */
-function describeHead (root = ROOT) {
-  let top
-  try {
-    top = git(['rev-parse', '--show-toplevel'], { cwd: root })
-  } catch {
-    throw new UsageError(`${root} is not in a git checkout: bench:compare builds the base from git history`)
-  }
-  let commit = null
-  try {
-    commit = git(['rev-parse', 'HEAD'], { cwd: root })
-  } catch {
-    throw new UsageError(`${top} has no commit yet: there is no base to compare with`)
-  }
-  const dirty = git(['status', '--porcelain', '--untracked-files=no'], { cwd: root }) !== ''
-  return { root: top, commit, dirty }
-}
 
 /**
  * The base commit: `ref` when given, else the merge base of HEAD with the
@@ -155,4 +129,4 @@ function readOrNull (file) {
   }
 }
 
-module.exports = { describeHead, resolveBase, checkOutBase }
+module.exports = { resolveBase, checkOutBase }

@@ -3,22 +3,22 @@
 // `npm run bench:calibrate -- [--gate ci|compare] [--runs N] [--levels LIST]
 // [--targets LIST]`: how small a regression a gate catches, on the machine
 // it runs on, and how often it cries wolf. Each level makes fixed cost that
-// many percent more CPU per request (through bench/cpu-tax.js, preloaded:
-// no change to the product's code), and --runs runs per level count the
-// catches; clean runs count the false alarms. Every run is the real
-// command in a process of its own:
+// many percent more CPU per request (through bench/measure/cpu-tax.js,
+// preloaded: no change to the product's code), and --runs runs per level
+// count the catches; clean runs count the false alarms. Every run is the
+// real command in a process of its own:
 // - ci (default): the stored-baseline gate, `node bench --mode ci
 //   --baseline ...`, against one clean run made first;
-// - compare: `node bench/compare.js --base HEAD`, base and head the same
+// - compare: `node bench/compare --base HEAD`, base and head the same
 //   commit, the tax on the head's side only.
 
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
-const { median } = require('./stats')
-const { percent: signed } = require('./compare-verdict')
+const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../../tooling/command')
+const { median } = require('../judge/stats')
+const { signedPercent } = require('../../tooling/number-text')
 
 const TAXED = 'fixed'
 // "At least 19 times in 20" and "at most 1 false alarm in 20", as shares.
@@ -78,7 +78,7 @@ async function main (argv, { stdout }) {
 
     print(`\nThe ${values.gate} gate on this machine (${extra.length ? extra.join(' ') : 'its own targets and alpha'}):`)
     for (const row of table.filter((r) => r.count > 0)) {
-      const what = row.level === 0 ? 'clean: false alarms' : `+${row.level} % (${row.micros.toFixed(2)} µs/req added, measured ${signed(row.measuredChange)}): caught`
+      const what = row.level === 0 ? 'clean: false alarms' : `+${row.level} % (${row.micros.toFixed(2)} µs/req added, measured ${signedPercent(row.measuredChange)}): caught`
       print(`  ${what.padEnd(52)} ${row.alarms} of ${row.count}${row.otherFailures ? `  (${row.otherFailures} runs failed on something else)` : ''}`)
     }
     const smallest = table.find((row) => row.level > 0 && row.alarms / runs >= MIN_CATCH_SHARE)
@@ -102,7 +102,7 @@ async function main (argv, { stdout }) {
  */
 const GATES = {
   ci: {
-    script: [path.join(__dirname), '--mode', 'ci'],
+    script: [path.join(__dirname, '..'), '--mode', 'ci'],
     async setUp ({ extra, dir, print }) {
       const baselineFile = path.join(dir, 'baseline.json')
       const baseline = await gateRun(this, [...extra, '--json', baselineFile], baselineFile)
@@ -119,7 +119,7 @@ const GATES = {
     }
   },
   compare: {
-    script: [path.join(__dirname, 'compare.js'), '--base', 'HEAD'],
+    script: [path.join(__dirname, '..', 'compare'), '--base', 'HEAD'],
     async setUp ({ extra }) {
       // Fixed's cost as the comparison measures it (side by side with its
       // base, which changes it) comes from the clean runs' base sides.
@@ -130,7 +130,7 @@ const GATES = {
       const cpu = fixed.metrics.cpuMicrosPerRequest
       // An alarm on another target is named: it is a false alarm there.
       const others = result.comparisons.filter((c) => c.regressed && c.target !== TAXED)
-        .map((c) => `; ${c.target} ${c.verdict} (${signed(c.metrics.cpuMicrosPerRequest.change)}, p = ${c.metrics.cpuMicrosPerRequest.pWorse.toPrecision(2)})`)
+        .map((c) => `; ${c.target} ${c.verdict} (${signedPercent(c.metrics.cpuMicrosPerRequest.change)}, p = ${c.metrics.cpuMicrosPerRequest.pWorse.toPrecision(2)})`)
       return { alarm: result.failures.length > 0, what: `${TAXED} ${cpu.base.toFixed(1)} -> ${cpu.head.toFixed(1)} µs, ${fixed.verdict}${others.join('')}`, change: cpu.change, pValue: cpu.pWorse }
     },
     costOf (result) {
@@ -161,7 +161,7 @@ async function series (label, count, args, { gate, dir, print, cleanCost }) {
     changes.push(gate.baseCostOf ? run.change : gate.costOf(result) / cleanCost - 1)
     if (gate.baseCostOf) baseCosts.push(gate.baseCostOf(result))
     print(`  ${label.padEnd(7)} run ${String(i).padStart(2)}/${count}: ${run.what} ` +
-      `(${signed(run.change)}, p = ${run.pValue.toPrecision(2)}) ${run.alarm ? 'ALARM' : 'quiet'}  ${seconds.toFixed(0)} s`)
+      `(${signedPercent(run.change)}, p = ${run.pValue.toPrecision(2)}) ${run.alarm ? 'ALARM' : 'quiet'}  ${seconds.toFixed(0)} s`)
   }
   return { alarms, otherFailures, measuredChange: changes.length ? median(changes) : null, baseCosts }
 }

@@ -3,10 +3,12 @@
 // What a measured run means: its ratios against the mode's goals, the checks
 // every run must pass, the gate against a baseline, and rounds that disagree,
 // down to the sentences the run prints. A pure function of the figures,
-// unit-tested in test/bench-evaluate.test.js; index.js only prints it.
+// unit-tested in test/bench-evaluate.test.js; bench/index.js only prints it.
 
+const { signedPercent, round } = require('../../tooling/number-text')
 const { RATIOS, REFERENCE, MODES, userRatios } = require('./goals')
-const { evaluateRatios, compareWithBaseline, summarizeTargets, checkRequirements } = require('./stats')
+const { evaluateRatios, compareWithBaseline, summarizeTargets } = require('./stats')
+const { checkRequirements } = require('./requirements')
 
 // Rounds of one target further apart than this (largest over smallest) are
 // worth a word: a ratio built on them is less certain than its pairs suggest.
@@ -60,14 +62,6 @@ function disagreements (summaries, runs) {
     }
   }
   return warnings
-}
-
-function signedPercent (change) {
-  return `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)} %`
-}
-
-function round (n) {
-  return n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toPrecision(3)
 }
 
 module.exports = { evaluateRun, SPREAD_WORTH_A_WORD }

@@ -2,26 +2,28 @@
 
 // `npm run bench:compare -- [--base REF] [options]`: gate a change against
 // its base commit in one run, with no stored baseline. The base is checked
-// out into a temporary worktree (bench/base-tree.js), the head is this
-// working tree, and each round loads a target from both at the same time
-// (bench/paired-run.js); the verdict is compare-verdict.js's, the printing
-// compare-report.js's. Exit codes: 0 no regression beyond the allowance,
-// 1 a regression, 2 bad input (options, the ref, a base that does not
-// install or start).
+// out into a temporary worktree (base-tree.js), the head is this working
+// tree, and each round loads a target from both at the same time
+// (paired-run.js); the verdict is verdict.js's, the printing print.js's.
+// Exit codes: 0 no regression beyond the allowance, 1 a regression, 2 bad
+// input (options, the ref, a base that does not install or start).
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
-const { ROOT } = require('../tooling/repo')
-const { TARGETS, MAX_CONDITIONAL_SECONDS } = require('./goals')
-const { describeMachine, sampleCpuBusy, describeVersions } = require('./run')
-const { describeHead, resolveBase, checkOutBase } = require('./base-tree')
+const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../../tooling/command')
+const { ROOT } = require('../../tooling/repo')
+const { describeHead } = require('../../tooling/git')
+const { signedPercent } = require('../../tooling/number-text')
+const { writeJson } = require('../../tooling/json-file')
+const { TARGETS } = require('../protocol/targets')
+const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseCpuTax, parseUserTarget, parseOutputs } = require('../protocol/options')
+const { describeMachineAtStart, describeVersions } = require('../measure/machine')
+const { MAX_SIGN_FLIP_ROUNDS } = require('../judge/stats')
+const { renderMachine } = require('../print/machine')
+const { resolveBase, checkOutBase } = require('./base-tree')
 const { runPairs } = require('./paired-run')
-const { judgePairs, percent } = require('./compare-verdict')
-const report = require('./compare-report')
-const { renderMachine } = require('./report')
-const { MAX_SIGN_FLIP_ROUNDS } = require('./stats')
-const { parseTargets, parseCpuTax, parseUserTarget } = require('./options')
+const { judgePairs } = require('./verdict')
+const render = require('./print')
 
 const DEFAULTS = {
   targets: ['fixed', 'fixed-304', 'fast'],
@@ -85,39 +87,18 @@ the allowance; 1: a regression; 2: bad input.
  */
 function parseOptions (argv) {
   const { values } = parseCommandLine(argv, {
+    ...PROTOCOL_OPTIONS,
     base: { type: 'string' },
-    targets: { type: 'string' },
-    target: { type: 'string', multiple: true, default: [] },
-    rounds: { type: 'string' },
-    warmup: { type: 'string' },
-    duration: { type: 'string' },
-    connections: { type: 'string' },
-    'warmup-requests': { type: 'string' },
-    requests: { type: 'string' },
-    'max-regression': { type: 'string' },
-    alpha: { type: 'string' },
-    markdown: { type: 'string' },
-    json: { type: 'string' },
-    'bencher-json': { type: 'string' },
-    'github-benchmark-json': { type: 'string' },
-    'cpu-tax': { type: 'string', multiple: true, default: [] }
+    'max-regression': { type: 'string' }
   })
   const builtIn = values.targets === undefined ? DEFAULTS.targets : parseTargets(values.targets)
   const definitions = { ...TARGETS, ...Object.fromEntries(values.target.map(parseRepoTarget)) }
   const targets = [...builtIn, ...values.target.map((text) => text.split('=')[0])]
   if (new Set(targets).size !== targets.length) throw new UsageError('a target is named twice')
 
-  const alpha = numberOption('alpha', values.alpha, DEFAULTS.alpha, { min: 0, max: 1 })
-  if (!(alpha > 0 && alpha < 1)) throw new UsageError(`--alpha must be between 0 and 1, got "${values.alpha}"`)
-  const protocol = {
-    targets,
-    rounds: numberOption('rounds', values.rounds, DEFAULTS.rounds, { min: 2, max: MAX_SIGN_FLIP_ROUNDS, integer: true }),
-    warmup: numberOption('warmup', values.warmup, DEFAULTS.warmup, { min: 0 }),
-    duration: numberOption('duration', values.duration, DEFAULTS.duration, { min: 0.5 }),
-    connections: numberOption('connections', values.connections, DEFAULTS.connections, { min: 1, integer: true }),
-    warmupRequests: numberOption('warmup-requests', values['warmup-requests'], DEFAULTS.warmupRequests, { min: 0, integer: true }),
-    requests: numberOption('requests', values.requests, DEFAULTS.requests, { min: 1, integer: true })
-  }
+  const alpha = parseAlpha(values.alpha, DEFAULTS.alpha)
+  const { rounds, warmup, duration, connections, warmupRequests, requests } = parseLoad(values, DEFAULTS, { rounds: { min: 2, max: MAX_SIGN_FLIP_ROUNDS } })
+  const protocol = { targets, rounds, warmup, duration, connections, warmupRequests, requests }
   // The smallest p-value of the exact test is 1 / 2^rounds: below the
   // share of alpha each target gets, or no change could ever be shown.
   const alphaPerTarget = alpha / targets.length
@@ -126,9 +107,7 @@ function parseOptions (argv) {
     throw new UsageError(`--rounds ${protocol.rounds} cannot show a change at alpha ${alpha} over ${targets.length} target(s): ` +
       `the exact test needs at least ${needed} rounds`)
   }
-  if (targets.some((t) => definitions[t].conditional) && protocol.warmup + protocol.duration > MAX_CONDITIONAL_SECONDS) {
-    throw new UsageError(`with a conditional target, --warmup plus --duration must stay within ${MAX_CONDITIONAL_SECONDS} s: fixed's ETag changes once a minute`)
-  }
+  checkConditionalWindow(targets, definitions, protocol)
   const cpuTax = Object.fromEntries(values['cpu-tax'].map((text) => parseCpuTax(text, targets)))
   return {
     base: values.base,
@@ -137,7 +116,7 @@ function parseOptions (argv) {
     cpuTax,
     alpha,
     maxRegression: numberOption('max-regression', values['max-regression'], DEFAULTS.maxRegression, { min: 0 }) / 100,
-    outputs: { markdown: values.markdown, json: values.json, bencherJson: values['bencher-json'], githubBenchmarkJson: values['github-benchmark-json'] }
+    outputs: parseOutputs(values)
   }
 }
 
@@ -172,10 +151,10 @@ async function main (argv, { stdout, stderr }) {
         throw new UsageError(`target ${target}: ${entry} does not exist at the base (${base.commit.slice(0, 10)})`)
       }
     }
-    const machine = { ...describeMachine(), cpuBusy: await sampleCpuBusy() }
+    const machine = await describeMachineAtStart()
     const versions = describeVersions()
-    print(report.renderTrees({ base, head }))
-    print(report.renderProtocol(protocol, { leaking: protocol.targets.filter((t) => definitions[t].leaking) }))
+    print(render.renderTrees({ base, head }))
+    print(render.renderProtocol(protocol, { leaking: protocol.targets.filter((t) => definitions[t].leaking) }))
     print(renderMachine(machine, versions))
     print()
 
@@ -189,7 +168,7 @@ async function main (argv, { stdout, stderr }) {
         cpuTax: options.cpuTax,
         onRound: (pair) => print(`  round ${pair.round}/${protocol.rounds}  ${pair.target.padEnd(width)}  CPU µs/req ` +
           `base ${pair.base.cpuMicrosPerRequest.toFixed(2).padStart(8)}  head ${pair.head.cpuMicrosPerRequest.toFixed(2).padStart(8)}  ` +
-          `(${percent(pair.head.cpuMicrosPerRequest / pair.base.cpuMicrosPerRequest - 1)}, ${pair.first} first)`)
+          `(${signedPercent(pair.head.cpuMicrosPerRequest / pair.base.cpuMicrosPerRequest - 1)}, ${pair.first} first)`)
       })
     } catch (err) {
       if (err.side === 'base') throw new UsageError(err.message)
@@ -211,14 +190,14 @@ async function main (argv, { stdout, stderr }) {
       ...verdict
     }
     print()
-    print(report.renderTable(result))
+    print(render.renderTable(result))
     print()
     writeOutputs(result, options.outputs)
     if (result.failures.length > 0) {
-      stderr.write(report.renderVerdict(result) + '\n')
+      stderr.write(render.renderVerdict(result) + '\n')
       return 1
     }
-    print(report.renderVerdict(result))
+    print(render.renderVerdict(result))
     return 0
   } finally {
     process.off('SIGINT', onSignal)
@@ -228,11 +207,10 @@ async function main (argv, { stdout, stderr }) {
 }
 
 function writeOutputs (result, { markdown, json, bencherJson, githubBenchmarkJson }) {
-  const writeJson = (file, value) => fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n')
-  if (markdown) fs.writeFileSync(markdown, report.renderMarkdown(result))
+  if (markdown) fs.writeFileSync(markdown, render.renderMarkdown(result))
   if (json) writeJson(json, result)
-  if (bencherJson) writeJson(bencherJson, report.toBencherJson(result))
-  if (githubBenchmarkJson) writeJson(githubBenchmarkJson, report.toGithubBenchmarkJson(result))
+  if (bencherJson) writeJson(bencherJson, render.toBencherJson(result))
+  if (githubBenchmarkJson) writeJson(githubBenchmarkJson, render.toGithubBenchmarkJson(result))
 }
 
 const command = { name: 'bench:compare', usage: USAGE, main }

@@ -1,75 +1,11 @@
 'use strict'
 
-// What the comparison measures and what it holds each mode to.
+// What a run is held to: the ratios it reports, the reference the CPU
+// figures are divided by, and each mode's protocol, goals and checks. The
+// targets themselves, and how each starts, are bench/protocol/targets.js.
 
 const os = require('node:os')
-const { STORY_REQUEST_HEADERS } = require('../tooling/repo')
-
-/**
- * The targets, each started in a fresh process through the launcher a user
- * runs (`node <entry>`). `conditional` targets are loaded with If-None-Match
- * set to the ETag the server currently sends. A `leaking` target's cost per
- * response grows with the responses it has served (slow: one more 'after'
- * listener each), so it is warmed up and measured by a count of requests,
- * not by seconds: every machine then measures it at the same listener
- * count, fast or slow.
- */
-const TARGETS = {
-  slow: { entry: 'slow', leaking: true, about: 'the case study as it was: one more after listener per request' },
-  // The overload comparison is between these two, under the same time-based
-  // load: how long clients wait once a server falls behind, with and without
-  // shedding. (Measured by request counts, slow-protected sheds in one run
-  // and not the next: a burst of 700 requests may never lag its loop 100 ms.)
-  'slow-unprotected': {
-    entry: 'slow',
-    about: 'slow under the same time-based load as slow-protected: the overload comparison\'s baseline'
-  },
-  'slow-protected': {
-    entry: 'slow',
-    env: { OVERLOAD_MAX_DELAY_MS: '100' },
-    about: 'slow with overload protection: 503 while the event loop lags > 100 ms'
-  },
-  fast: { entry: 'fast', about: 'the one-line fix: one listener, still hashing every body' },
-  fixed: { entry: 'fixed', about: 'route-supplied ETag, body serialized once' },
-  'fixed-304': { entry: 'fixed', conditional: true, about: 'fixed, every request If-None-Match with the current ETag' },
-  'node-http': { entry: 'bench/references/node-http.js', about: 'plain node:http sending what fixed sends: the ceiling' },
-  fastify: { entry: 'bench/references/fastify.js', about: 'fastify 5 + @fastify/etag + response schema: the peer' }
-}
-
-/**
- * The four stories beside the case study (stories/, docs/stories.md, "Four more
- * expensive lines"), each a pair, each its own mode. `stdout` starts the
- * target with a file as its stdout (target-process.js says which kinds);
- * `headers` go with every request;
- * `processTree` targets are several processes, whose CPU time and peak
- * memory are summed from /proc.
- */
-const STORY_TARGETS = {
-  'logging-slow': { entry: 'stories/logging/slow.js', stdout: 'synchronous-file', about: 'console.log per request into a file on a slow disk (O_DSYNC): each line waits for it' },
-  'logging-fixed': { entry: 'stories/logging/fixed.js', stdout: 'synchronous-file', about: 'pino, asynchronous, one write per 4 KiB, into the same slow file' },
-  'logging-slow-file': { entry: 'stories/logging/slow.js', stdout: 'file', about: 'console.log per request into an ordinary file: written synchronously, to the page cache' },
-  'logging-slow-piped': { entry: 'stories/logging/slow.js', about: 'console.log per request into a pipe: written asynchronously' },
-  'logging-fixed-file': { entry: 'stories/logging/fixed.js', stdout: 'file', about: 'pino into an ordinary file: what its own work costs where writing is cheap' },
-  'crypto-slow': { entry: 'stories/crypto/slow.js', headers: STORY_REQUEST_HEADERS['stories/crypto/slow.js'], about: 'pbkdf2Sync in the auth middleware, every request' },
-  'crypto-fixed': { entry: 'stories/crypto/fixed.js', headers: STORY_REQUEST_HEADERS['stories/crypto/fixed.js'], about: 'the key derived once per credential, off the event loop, cached' },
-  'backend-slow': { entry: 'stories/backend/slow.js', processTree: true, about: 'a new connection to the backend process per request' },
-  'backend-pooled': { entry: 'stories/backend/fixed.js', env: { CONTENT_CACHE_TTL_MS: '0' }, processTree: true, about: 'a pool of 10 kept-alive connections, no cache' },
-  'backend-fixed': { entry: 'stories/backend/fixed.js', processTree: true, about: 'the pool and a 1 s cache of the content' },
-  cluster: { entry: 'stories/cluster', processTree: true, about: 'fixed as one worker per core behind node:cluster' }
-}
-
-/**
- * Run only when named (--targets): a bare restify route sending fixed's
- * bytes, the ceiling for a restify server, which splits fixed's distance to
- * node-http into restify's share and fixed's own (docs/benchmark.md, "How
- * far fixed is from the ceiling").
- */
-const NAMED_ONLY_TARGETS = {
-  restify: { entry: 'bench/references/restify.js', about: 'a bare restify route sending fixed\'s bytes and headers, built once: the ceiling for restify' }
-}
-
-const CASE_STUDY_TARGETS = Object.keys(TARGETS)
-Object.assign(TARGETS, STORY_TARGETS, NAMED_ONLY_TARGETS)
+const { CASE_STUDY_TARGETS } = require('../protocol/targets')
 
 // The reference every CPU-per-request figure is divided by: it runs in the
 // same rounds, so a faster or slower machine moves it and the target alike.
@@ -125,8 +61,8 @@ const RATIOS = [
   { name: 'cpu backend-fixed/backend-pooled', of: 'backend-fixed', over: 'backend-pooled', metric: 'cpuMicrosPerRequest', better: 'lower' },
   // The story's point: with the pool and the cache, the story's server costs
   // what the case study's fixed costs, the backend no longer in the way.
-  // Reported, not enforced: under `npm run cpu-hog` its rounds' pairs spread
-  // from 0.94 to 1.57 here (docs/stories.md), too wide for a goal near 1.
+  // Reported, not enforced: on a busy machine its rounds' pairs spread too
+  // wide for a goal near 1 (docs/stories.md has the runs).
   { name: 'cpu backend-fixed/fixed', of: 'backend-fixed', over: 'fixed', metric: 'cpuMicrosPerRequest', better: 'lower' },
   // One process over the cluster: on a machine whose cores the load
   // generator shares, the story's claim is that this stays near 1.
@@ -151,8 +87,8 @@ function userRatios (name) {
 // Every enforced goal is on CPU per request, or on a figure that held as
 // well, and clears its worst run by 10 % or more in three conditions: two
 // cores, one core (`taskset -c 0`) and beside `npm run cpu-hog`
-// (docs/benchmark.md, "Goals on any machine", has the runs, and the Intel
-// Xeon's earlier figures where they measured the same ratio). The
+// (docs/benchmark.md, "Goals on any machine", has the runs and their
+// machines). The
 // throughput ratios stay in the table, what a user sees, without goals: on
 // shared cores they measure the load generator's share of the CPU as much
 // as the servers.
@@ -214,11 +150,11 @@ const MODES = {
     // no idle core to use: the cluster serves about what one process serves.
     // Held as "one process serves at least 85 % of what the cluster serves",
     // far from what a second worker with a core of its own would give (near
-    // 0.5): two near-equal servers' rounds differ by 30 % here, and the runs'
-    // ratios read 0.94 to 1.27 on AMD EPYC, 1.10 to 1.16 on Intel Xeon. Its
-    // CPU per request is reported. With more cores the cluster may well
-    // serve more, and with one (`taskset -c 0`) the cluster is one worker,
-    // fixed itself: nothing is claimed.
+    // 0.5), and below what two near-equal servers' rounds may differ by
+    // (docs/benchmark.md, "Goals on any machine", has the runs on each
+    // machine). Its CPU per request is reported. With more cores the
+    // cluster may well serve more, and with one (`taskset -c 0`) the
+    // cluster is one worker, fixed itself: nothing is claimed.
     cluster: { targets: ['fixed', 'cluster'], goals: os.availableParallelism() === 2 ? { 'fixed/cluster': 0.85 } : {} }
   })
 }
@@ -236,8 +172,4 @@ function storyModes (stories) {
   }]))
 }
 
-// The conditional target's ETag must hold for the whole run: fixed's minute
-// clock starts with the process, so warm-up plus duration stays under this.
-const MAX_CONDITIONAL_SECONDS = 55
-
-module.exports = { TARGETS, REFERENCE, RATIOS, userRatios, MODES, MAX_CONDITIONAL_SECONDS }
+module.exports = { REFERENCE, RATIOS, userRatios, MODES }

@@ -2,11 +2,14 @@
 
 // bench:compare's printing: the table for a terminal, the same as Markdown
 // for a pull request's comment or a job summary, and the figures in the
-// formats CI tools for benchmarks read (bench/formats.js, the head's side).
+// formats CI tools for benchmarks read (bench/print/ci-formats.js, the
+// head's side).
 
-const { toBencherMetricFormat, toGithubBenchmark } = require('./formats')
-const { METRICS, percent, intervalText } = require('./compare-verdict')
-const { decimal } = require('./report')
+const { signedPercent } = require('../../tooling/number-text')
+const { toBencherMetricFormat, toGithubBenchmark } = require('../print/ci-formats')
+const { decimal } = require('../print/numbers')
+const { textTable, markdownTable } = require('../print/table')
+const { METRICS, intervalText } = require('./verdict')
 
 const short = (commit) => commit.slice(0, 10)
 
@@ -33,7 +36,7 @@ function renderProtocol (protocol, { leaking }) {
 const COLUMNS = [
   { title: 'target', value: (c) => c.target, align: 'left' },
   ...METRICS.map(({ key, label }) => ({ title: `${label} base -> head`, value: (c) => `${decimal(c.metrics[key].base)} -> ${decimal(c.metrics[key].head)}` })),
-  { title: 'CPU change', value: (c) => percent(c.metrics.cpuMicrosPerRequest.change) },
+  { title: 'CPU change', value: (c) => signedPercent(c.metrics.cpuMicrosPerRequest.change) },
   { title: 'interval', value: (c) => intervalText(c.metrics.cpuMicrosPerRequest.interval) },
   { title: 'p', value: (c) => pText(c.metrics.cpuMicrosPerRequest) },
   { title: 'verdict', value: (c) => c.verdict, align: 'left' }
@@ -46,11 +49,8 @@ function pText ({ change, pWorse, pBetter }) {
 }
 
 function renderTable (result) {
-  const rows = [COLUMNS.map((c) => c.title), ...result.comparisons.map((c) => COLUMNS.map((col) => col.value(c)))]
-  const widths = COLUMNS.map((_, i) => Math.max(...rows.map((row) => row[i].length)))
-  const line = (row) => row.map((cell, i) => COLUMNS[i].align === 'left' ? cell.padEnd(widths[i]) : cell.padStart(widths[i])).join('  ')
   return [
-    line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line),
+    textTable(COLUMNS, result.comparisons),
     '',
     ...readingNotes(result),
     ...result.comparisons.filter((c) => c.note).map((c) => `Note: ${c.target}: ${c.note}.`)
@@ -62,7 +62,7 @@ function readingNotes ({ alpha, alphaPerTarget, maxRegression, comparisons }) {
   return [
     'Figures are medians over the rounds; a change is the Hodges-Lehmann estimate from the rounds\' head/base ratios.',
     `Only CPU per request gates: interval = the ${confidence} interval of its change, p = one-sided, exact Wilcoxon signed-rank test over the ${comparisons[0]?.rounds ?? 0} rounds' pairs`,
-    `(alpha ${alpha} over ${comparisons.length} target(s)); a REGRESSION is significant and its interval reaches the ${percent(maxRegression)} allowance.`
+    `(alpha ${alpha} over ${comparisons.length} target(s)); a REGRESSION is significant and its interval reaches the ${signedPercent(maxRegression)} allowance.`
   ]
 }
 
@@ -73,7 +73,7 @@ function renderVerdict (result) {
   if (result.failures.length > 0) return `bench:compare: REGRESSION\n${result.failures.map((f) => `  - ${f}`).join('\n')}`
   const changed = result.comparisons.filter((c) => c.verdict !== 'no significant change')
   if (changed.length === 0) return 'bench:compare: no significant change'
-  return `bench:compare: no regression beyond ${percent(result.maxRegression)} (${changed.map((c) => `${c.target}: ${c.verdict}`).join('; ')})`
+  return `bench:compare: no regression beyond ${signedPercent(result.maxRegression)} (${changed.map((c) => `${c.target}: ${c.verdict}`).join('; ')})`
 }
 
 /**
@@ -83,19 +83,20 @@ function renderVerdict (result) {
 function renderMarkdown (result) {
   const { base, head, protocol, machine } = result
   const verdict = renderVerdict(result).split('\n')
-  const header = `| ${COLUMNS.map((c) => c.title.replace('->', '→')).join(' | ')} |`
-  const rule = `|${COLUMNS.map((c) => c.align === 'left' ? '---' : '---:').join('|')}|`
-  const rows = result.comparisons.map((c) => `| ${COLUMNS.map((col) => {
-    const text = col.value(c).replace(/->/g, '→')
-    return col.title === 'verdict' && c.regressed ? `**${text}**` : text
-  }).join(' | ')} |`)
+  const table = markdownTable(COLUMNS, result.comparisons, {
+    title: (col) => col.title.replace('->', '→'),
+    cell: (col, c) => {
+      const text = col.value(c).replace(/->/g, '→')
+      return col.title === 'verdict' && c.regressed ? `**${text}**` : text
+    }
+  })
   return [
     `### bench:compare: \`${short(base.commit)}\` (base) → \`${short(head.commit)}\`${head.dirty ? ' + uncommitted changes' : ''} (head)`,
     '',
     `**${verdict[0].replace('bench:compare: ', '')}**`,
     ...verdict.slice(1).map((line) => line.replace(/^ {2}- /, '- ')),
     '',
-    header, rule, ...rows,
+    ...table,
     '',
     ...readingNotes(result).join(' ').split('\n'),
     ...result.comparisons.filter((c) => c.note).map((c) => `\n_${c.target}: ${c.note}._`),

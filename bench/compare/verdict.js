@@ -1,12 +1,13 @@
 'use strict'
 
-// bench:compare's judgement, from the pairs bench/paired-run.js measured:
+// bench:compare's judgement, from the pairs paired-run.js measured:
 // per target, the change from base to head of CPU per request (gated), of
 // req/s and of p99 latency (reported), each with its interval and p-values
-// from the paired test (stats.js, pairedChange). Pure functions, tested in
-// test/bench-compare.test.js.
+// from the paired test (bench/judge/stats.js, pairedChange). Pure
+// functions, tested in test/bench-compare.test.js.
 
-const { median, pairedChange } = require('./stats')
+const { signedPercent } = require('../../tooling/number-text')
+const { median, pairedChange } = require('../judge/stats')
 
 const METRICS = [
   { key: 'cpuMicrosPerRequest', label: 'CPU µs/req', gated: true },
@@ -45,9 +46,9 @@ function judgePairs (pairs, { targets, alpha, maxRegression }) {
   })
   const failures = comparisons.filter((c) => c.regressed).map((c) => {
     const cpu = c.metrics.cpuMicrosPerRequest
-    return `${c.target}: CPU per request ${percent(cpu.change)} (${cpu.base.toFixed(2)} -> ${cpu.head.toFixed(2)} µs), ` +
+    return `${c.target}: CPU per request ${signedPercent(cpu.change)} (${cpu.base.toFixed(2)} -> ${cpu.head.toFixed(2)} µs), ` +
       `interval ${intervalText(cpu.interval)}, p = ${cpu.pWorse.toPrecision(2)} over ${c.rounds} rounds: ` +
-      `significant, and a regression of ${percent(maxRegression)} or more cannot be ruled out`
+      `significant, and a regression of ${signedPercent(maxRegression)} or more cannot be ruled out`
   })
   return { alphaPerTarget, comparisons, failures }
 }
@@ -60,23 +61,18 @@ function verdictOf (cpu, { alpha, maxRegression }) {
   if (cpu.pWorse < alpha) {
     return reaches
       ? { verdict: 'REGRESSION', regressed: true, note: null }
-      : { verdict: `slower, within ${percent(maxRegression)}`, regressed: false, note: null }
+      : { verdict: `slower, within ${signedPercent(maxRegression)}`, regressed: false, note: null }
   }
   if (cpu.pBetter < alpha) return { verdict: 'improvement', regressed: false, note: null }
   return {
     verdict: 'no significant change',
     regressed: false,
-    note: reaches ? `its interval reaches ${percent(maxRegression)}: this run cannot rule out a regression that large (more rounds narrow it)` : null
+    note: reaches ? `its interval reaches ${signedPercent(maxRegression)}: this run cannot rule out a regression that large (more rounds narrow it)` : null
   }
 }
 
-function percent (change) {
-  if (!Number.isFinite(change)) return change > 0 ? '+inf %' : '-inf %'
-  return `${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)} %`
-}
-
 function intervalText ([low, high]) {
-  return `${percent(low)} … ${percent(high)}`
+  return `${signedPercent(low)} … ${signedPercent(high)}`
 }
 
-module.exports = { judgePairs, METRICS, percent, intervalText }
+module.exports = { judgePairs, METRICS, intervalText }

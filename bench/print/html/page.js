@@ -16,7 +16,10 @@
 const fs = require('node:fs')
 const path = require('node:path')
 
-const { integer, decimal, ratioText, ratioValueText, describeLoad } = require('../report')
+const { medianRound } = require('../../judge/stats')
+const { SPREAD_WORTH_A_WORD } = require('../../judge/evaluate')
+const { describeLoad, describeCores } = require('../machine')
+const { integer, decimal, ratioText, ratioValueText, goalText } = require('../numbers')
 
 const UPLOT_DIR = path.dirname(require.resolve('uplot/dist/uPlot.iife.min.js'))
 
@@ -112,14 +115,6 @@ function leakingNote (results) {
   return ` ${leaking.join(', ')} ${leaking.length === 1 ? 'is' : 'are'} warmed up and measured by request counts (${results.protocol.warmupRequests} then ${results.protocol.requests}), so ${leaking.length === 1 ? 'its' : 'their'} windows last as long as the machine takes.`
 }
 
-// The round whose req/s is the median of the target's rounds (as the
-// terminal's chart picks it).
-function medianRound (own) {
-  if (own.length === 0) return null
-  const sorted = [...own].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)
-  return sorted[Math.floor((sorted.length - 1) / 2)]
-}
-
 function section (id, title, description, figures) {
   return `<section id="${id}" class="chart-section"><h2>${escapeHtml(title)}</h2>
 <p class="description">${escapeHtml(description)}</p>
@@ -153,14 +148,14 @@ function ratioTable (results) {
   const rows = results.ratios.map((r) => {
     const verdict = r.holds === null ? '' : r.holds ? 'holds' : 'SHORT'
     return `<tr class="${r.holds === false ? 'short' : ''}"><th scope="row">${escapeHtml(r.name)}</th><td data-ratio="${escapeHtml(r.name)}" data-value="${r.value}">${ratioValueText(r)}</td>` +
-      `<td>${r.goal === null ? '' : `${r.better === 'lower' ? '≤' : '≥'} ${r.goal}`}</td><td>${verdict}</td><td>${r.pairs.map(ratioText).join(', ')}</td></tr>`
+      `<td>${goalText(r)}</td><td>${verdict}</td><td>${r.pairs.map(ratioText).join(', ')}</td></tr>`
   })
   return table('A ratio is the median of its pairs; each pair is measured within one round.', head, rows)
 }
 
 function notes (results) {
   const lines = [...(results.failures ?? []).map((f) => `Failed: ${f}`), ...(results.warnings ?? [])]
-  if (lines.length === 0) return '<p>No failures; no target\'s rounds disagreed by more than 25 %.</p>'
+  if (lines.length === 0) return `<p>No failures; no target's rounds disagreed by more than ${SPREAD_WORTH_A_WORD * 100} %.</p>`
   return `<ul class="notes">${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`
 }
 
@@ -170,7 +165,7 @@ function protocolList (results) {
     ['targets', p.targets.map((t) => `${t}${results.targets[t]?.about ? ` (${results.targets[t].about})` : ''}`).join('; ')],
     ['load', `autocannon -c ${p.connections}; ${p.warmup} s warm-up, then ${p.duration} s measured; ${p.rounds} round(s), the order reversed every other round; each target in a fresh process on 127.0.0.1`],
     ...(leakingTargets(results).length > 0 ? [['by request counts', `${leakingTargets(results).join(', ')}: ${p.warmupRequests} requests warm-up, then ${p.requests} measured`]] : []),
-    ['machine', `${m.cores} x ${m.cpuModel}${m.usableCores !== undefined ? ` (${m.usableCores} usable by the servers and the load generator)` : ''}, ${m.memoryGiB} GiB, ${m.platform}` +
+    ['machine', `${describeCores(m)}, ${m.memoryGiB} GiB, ${m.platform}` +
       (describeLoad(m) === '' ? '' : `; ${describeLoad(m)} at the start`)],
     ['Node', m.node],
     ...(results.versions ? [['versions', Object.entries(results.versions).map(([name, version]) => `${name} ${version}`).join(', ')]] : []),

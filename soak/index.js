@@ -3,15 +3,15 @@
 // `npm run soak -- <server> [--duration S] [--connections N]`: sustained
 // autocannon load on one variant (or any server, a workshop copy say),
 // sampling the server's retained heap, RSS and 'after' listeners over time
-// (through tooling/probe.js in the server). Every server but slow must
-// finish with no errors or timeouts and a flat heap; slow's leak is
-// reported for what it is.
+// (tooling/target-process.js asks tooling/probe.js in the server). Every
+// server but slow must finish with no errors or timeouts and a flat heap;
+// slow's leak is reported for what it is.
 // Exit codes: 0 held, 1 a check failed, 2 bad arguments.
 
 const autocannon = require('autocannon')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
 const { resolveServerPath } = require('../tooling/server-path')
-const { startTarget } = require('./target-process')
+const { startTarget } = require('../tooling/target-process')
 
 const USAGE = `Usage: npm run soak -- <server> [--duration SECONDS] [--connections N]
 
@@ -42,26 +42,24 @@ async function soak (entry, { duration = 60, connections = 100, log = () => {} }
   const samples = []
   const started = Date.now()
   let served = 0
-  const sample = () => new Promise((resolve) => {
-    server.child.on('message', function onSample ({ type, ...memory }) {
-      if (type !== 'sample') return
-      server.child.off('message', onSample)
-      samples.push({ seconds: (Date.now() - started) / 1000, requests: served, ...memory })
-      resolve()
-    })
-    server.child.send({ type: 'sample' })
-  })
+  // A blocked server (slow) answers late, but within the run: one that
+  // says nothing for longer is hung.
+  const sample = async () => {
+    const { type, ...memory } = await server.sample({ timeoutMs: (duration + 10) * 1000 })
+    samples.push({ seconds: (Date.now() - started) / 1000, requests: served, ...memory })
+  }
   try {
     await sample()
-    // One sample at a time: a blocked server (slow) answers late, and a
-    // second request meanwhile would get the first one's answer.
+    // One sample at a time: a second request meanwhile would get the first
+    // one's answer.
     let pending = null
+    let failed = null
     const timer = setInterval(() => {
       if (pending) return
       pending = sample().then(() => {
         pending = null
         log(formatSample(samples[samples.length - 1]))
-      })
+      }, (err) => { failed = err })
     }, SAMPLE_EVERY_MS)
     const result = await new Promise((resolve, reject) => {
       const instance = autocannon({ url: server.url, connections, duration }, (err, res) => err ? reject(err) : resolve(res))
@@ -69,6 +67,7 @@ async function soak (entry, { duration = 60, connections = 100, log = () => {} }
     })
     clearInterval(timer)
     await pending
+    if (failed) throw failed
     await sample()
     return summarize(variant, duration, connections, result, samples)
   } finally {

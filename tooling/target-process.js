@@ -1,6 +1,6 @@
 'use strict'
 
-// A benchmark target in a process of its own, started as a user starts it
+// A server under test in a process of its own, started as a user starts it
 // (tooling/spawn-server.js) on a free port of 127.0.0.1. Its CPU time and
 // peak memory come from the server itself, through tooling/probe.js over
 // IPC: the same on every platform. Where /proc exists (Linux), the same
@@ -9,8 +9,8 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
-const { spawnServer } = require('../tooling/spawn-server')
-const { SYNCHRONOUS_FILE_FLAGS, NO_SYNCHRONOUS_FILE } = require('../tooling/synchronous-file')
+const { spawnServer } = require('./spawn-server')
+const { SYNCHRONOUS_FILE_FLAGS, NO_SYNCHRONOUS_FILE } = require('./synchronous-file')
 
 const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond()
 const USAGE_TIMEOUT_MS = 10000
@@ -52,18 +52,20 @@ async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], pr
       return { cpuMillis: cpuMicros / 1000, peakRssBytes: maxRssBytes, proc }
     },
     // The probe's other answers (tooling/probe.js): memory and 'after'
-    // listeners, and new content for a server launch() started.
-    sample: () => ask(child, 'sample'),
+    // listeners (within `timeoutMs`: a blocked server answers late), and
+    // new content for a server launch() started.
+    sample: ({ timeoutMs } = {}) => ask(child, 'sample', {}, timeoutMs),
     cpuClockStepMicros: async () => (await ask(child, 'cpu-clock')).stepMicros,
     replaceContent: async (seed) => (await ask(child, 'replace-content', { seed })).replaced,
     stop: server.stop
   }
 }
 
-// One question to the probe (a message of `type`, with `fields`), and its answer.
-function ask (child, type, fields = {}) {
+// One question to the probe (a message of `type`, with `fields`), and its
+// answer, or an error after `timeoutMs`.
+function ask (child, type, fields = {}, timeoutMs = USAGE_TIMEOUT_MS) {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`the server did not answer '${type}' within ${USAGE_TIMEOUT_MS} ms`)), USAGE_TIMEOUT_MS)
+    const timer = setTimeout(() => done(new Error(`the server did not answer '${type}' within ${timeoutMs} ms`)), timeoutMs)
     function onMessage (message) {
       if (message?.type === type) done(null, message)
     }

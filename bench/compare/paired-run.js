@@ -11,24 +11,21 @@
 // alternates ABBA over the rounds, so that any advantage of going first
 // cancels too.
 
-const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
-const autocannon = require('autocannon')
-const { startTarget } = require('./target-process')
-const { taxedStart, requestHeaders, load, summarizeRun } = require('./run')
+const { startTarget } = require('../../tooling/target-process')
+const { taxedStart, stdoutFile, removeStdoutFile, requestHeaders, load, startLoad, runFigures, windowFigures } = require('../measure/load')
 
 const SIDES = ['base', 'head']
 
 /**
  * Run `protocol` ({ targets, connections, warmup, duration, warmupRequests,
- * requests, rounds }) with `definitions` (goals.js's TARGETS and the
- * user's), each target started from `trees.base` and `trees.head` (folders
+ * requests, rounds }) with `definitions` (bench/protocol/targets.js's and
+ * the user's), each target started from `trees.base` and `trees.head` (folders
  * holding the same layout). `cpuTax` ({ target: micros }) taxes the head's
  * side only: a regression made to order, for calibration. `onRound(pair)`
  * is called after each round of each target. Resolves to the pairs:
  * [{ target, round, first, base, head }], base and head each a run as
- * bench/run.js summarizes it. A server that does not start rejects with an
+ * bench/measure/load.js figures it. A server that does not start rejects with an
  * error whose `side` says which.
  */
 async function runPairs (protocol, { definitions, trees, cpuTax = {}, onRound = () => {} }) {
@@ -51,9 +48,7 @@ async function runPair (target, definition, round, order, protocol, { trees, tax
   const servers = {}
   // A target whose stdout is a file (the logging story's) writes into one
   // of these, removed after.
-  const stdoutFiles = Object.fromEntries(SIDES.map((side) => [side, stdout
-    ? { kind: stdout, file: path.join(os.tmpdir(), `seed-compare-${side}-${target}-${process.pid}.log`) }
-    : null]))
+  const stdoutFiles = Object.fromEntries(SIDES.map((side) => [side, stdoutFile(stdout, `compare-${side}-${target}`)]))
   try {
     // Both at once (nothing is measured yet): half the waiting per round.
     const started = await Promise.allSettled(order.map((side) => startTarget(path.resolve(trees[side], entry),
@@ -74,7 +69,7 @@ async function runPair (target, definition, round, order, protocol, { trees, tax
     return pair
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()))
-    for (const file of Object.values(stdoutFiles)) if (file) fs.rmSync(file.file, { force: true })
+    for (const file of Object.values(stdoutFiles)) removeStdoutFile(file)
   }
 }
 
@@ -93,60 +88,16 @@ async function measureWindow (servers, headers, order, protocol) {
     await sleep(protocol.warmup * 1000)
     const before = await Promise.all(order.map((side) => servers[side].usage()))
     const started = process.hrtime.bigint()
-    for (const load of loads) load.recording = true
+    for (const recorder of loads) recorder.recording = true
     await sleep(protocol.duration * 1000)
-    for (const load of loads) load.recording = false
+    for (const recorder of loads) recorder.recording = false
     const after = await Promise.all(order.map((side) => servers[side].usage()))
     const seconds = Number(process.hrtime.bigint() - started) / 1e9
-    const results = await Promise.all(loads.map((load) => load.stop()))
-    return loads.map((load, i) => windowFigures(load, results[i], before[i], after[i], seconds))
+    const results = await Promise.all(loads.map((recorder) => recorder.stop()))
+    return loads.map((recorder, i) => windowFigures(recorder, results[i], before[i], after[i], seconds))
   } finally {
     // Stopped already unless something above threw.
-    for (const load of loads) load.stop().catch(() => {})
-  }
-}
-
-// An autocannon run that goes on until stopped, counting the responses,
-// their statuses and latencies while `recording` is set.
-function startLoad (url, headers, connections) {
-  let instance
-  const done = new Promise((resolve, reject) => {
-    instance = autocannon({ url, headers, connections, duration: 3600 }, (err, result) => err ? reject(err) : resolve(result))
-  })
-  const load = { recording: false, responses: 0, statuses: {}, latencies: [] }
-  instance.on('response', (client, statusCode, resBytes, responseTime) => {
-    if (!load.recording) return
-    load.responses++
-    load.statuses[statusCode] = (load.statuses[statusCode] || 0) + 1
-    load.latencies.push(responseTime)
-  })
-  load.stop = () => {
-    instance.stop()
-    return done
-  }
-  return load
-}
-
-function windowFigures ({ responses, statuses, latencies }, result, before, after, seconds) {
-  const cpuMillis = after.cpuMillis === null || before.cpuMillis === null ? null : after.cpuMillis - before.cpuMillis
-  const status2xx = Object.entries(statuses).filter(([code]) => code >= 200 && code < 300).reduce((sum, [, n]) => sum + n, 0)
-  const status304 = statuses[304] || 0
-  latencies.sort((a, b) => a - b)
-  const percentile = (share) => latencies.length === 0 ? null : latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]
-  return {
-    durationSeconds: seconds,
-    responses,
-    requestsPerSecond: responses / seconds,
-    latencyP50: percentile(0.5),
-    latencyP99: percentile(0.99),
-    status2xx,
-    status304,
-    statusOther: responses - status2xx - status304,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    peakRssBytes: after.peakRssBytes,
-    cpuMillis,
-    cpuMicrosPerRequest: responses === 0 || cpuMillis === null ? null : cpuMillis * 1000 / responses
+    for (const recorder of loads) recorder.stop().catch(() => {})
   }
 }
 
@@ -158,10 +109,7 @@ async function measureByCount (servers, headers, order, protocol) {
   const before = await Promise.all(order.map((side) => servers[side].usage()))
   const loads = await both(protocol.requests)
   const after = await Promise.all(order.map((side) => servers[side].usage()))
-  return order.map((side, i) => {
-    const { target, round, warmupPerSecond, perSecond, ...figures } = summarizeRun(null, null, loads[i].result, { warmup: [], measured: [] }, before[i], after[i])
-    return figures
-  })
+  return order.map((side, i) => runFigures(loads[i].result, before[i], after[i]))
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))

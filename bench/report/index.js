@@ -1,12 +1,14 @@
 'use strict'
 
 // `npm run report -- RUN.json [--html FILE]`: the HTML page of a stored
-// `--json` result of the benchmark, as the run itself writes it (page.js).
+// `--json` result of the benchmark, as the run itself writes it
+// (bench/print/html/page.js). "Report" means this page, and only it.
 // Exit codes: 0 written, 1 it could not be, 2 bad arguments or not a result.
 
 const fs = require('node:fs')
 const { runAsProcess, parseCommandLine, UsageError } = require('../../tooling/command')
-const { renderHtml } = require('./page')
+const { readJson } = require('../../tooling/json-file')
+const { renderHtml } = require('../print/html/page')
 
 const USAGE = `Usage: npm run report -- RUN.json [--html FILE]
 
@@ -28,16 +30,13 @@ async function main (argv, { stdout }) {
   return 0
 }
 
+// A stored --json result of the benchmark: a protocol, runs, summaries
+// and ratios.
 function readResult (file) {
-  let parsed
-  try {
-    parsed = JSON.parse(fs.readFileSync(file, 'utf8'))
-  } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${err.message}`)
-  }
-  const looksLikeOne = parsed && parsed.protocol && Array.isArray(parsed.runs) && Array.isArray(parsed.summaries) && Array.isArray(parsed.ratios)
-  if (!looksLikeOne) throw new UsageError(`${file} is not a --json result of the benchmark (no protocol, runs, summaries and ratios)`)
-  return parsed
+  return readJson(file, {
+    isWanted: (parsed) => Boolean(parsed && parsed.protocol && Array.isArray(parsed.runs) && Array.isArray(parsed.summaries) && Array.isArray(parsed.ratios)),
+    notWanted: 'is not a --json result of the benchmark (no protocol, runs, summaries and ratios)'
+  })
 }
 
 const command = { name: 'report', usage: USAGE, main }

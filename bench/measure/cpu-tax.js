@@ -1,7 +1,7 @@
 'use strict'
 
 // A regression made to order, for calibrating the benchmark's gate: preloaded
-// into a target (`node -r bench/cpu-tax.js`, which the benchmark's --cpu-tax
+// into a target (`node -r bench/measure/cpu-tax.js`, which the benchmark's --cpu-tax
 // option does), it keeps the CPU busy for CPU_TAX_MICROS microseconds at the
 // start of every HTTP request the process serves (Node's
 // http.server.request.start diagnostics channel), with no change to the

@@ -5,7 +5,7 @@
 // Each figure is the median over rounds, with the smallest and largest
 // round as its bounds.
 
-const { median } = require('./stats')
+const { median } = require('../judge/stats')
 
 /**
  * Bencher Metric Format (bencher.dev): { "<benchmark>": { "<measure>":

@@ -10,7 +10,7 @@
 
 const os = require('node:os')
 const { fork } = require('node:child_process')
-const { runAsProcess, parseCommandLine, numberOption } = require('../tooling/command')
+const { runAsProcess, parseCommandLine, numberOption } = require('./command')
 
 const USAGE = `Usage: npm run cpu-hog -- [--processes N] [--seconds S]
 

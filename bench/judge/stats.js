@@ -1,7 +1,9 @@
 'use strict'
 
-// The arithmetic of the comparison: medians, ratios of paired rounds, goals
-// and baselines. Pure functions, unit-tested in test/bench-stats.test.js.
+// The statistics of the comparisons: medians, ratios of paired rounds,
+// goals, the baseline gate's permutation test and bench:compare's
+// signed-rank test. Pure functions, unit-tested in test/bench-stats.test.js
+// and test/bench-compare.test.js.
 
 /**
  * The median of `values` (the mean of the middle two for an even count),
@@ -150,23 +152,14 @@ function summarizeTargets (runs, targets) {
 }
 
 /**
- * What the run must show besides the ratios, for a mode: no errors or
- * timeouts where required, 503s from the targets that must shed load, only
- * 304s from conditional targets. Returns the failures as sentences.
+ * The run whose req/s is the median of `own` (one target's rounds; the
+ * lower middle one for an even count), or null for none: the round the
+ * charts draw.
  */
-function checkRequirements (runs, { errorFree, timeoutFree, shedding = [] }, conditionalTargets) {
-  const failures = []
-  for (const run of runs) {
-    const where = `${run.target} (round ${run.round})`
-    if (errorFree.includes(run.target) && run.errors > 0) failures.push(`${where}: ${run.errors} errors, expected none`)
-    if (timeoutFree.includes(run.target) && run.timeouts > 0) failures.push(`${where}: ${run.timeouts} timeouts, expected none`)
-    if (shedding.includes(run.target) && !(run.status503 > 0)) failures.push(`${where}: no 503, expected load to be shed`)
-    if (conditionalTargets.includes(run.target)) {
-      const not304 = run.responses - run.status304
-      if (run.status304 === 0 || not304 > 0) failures.push(`${where}: ${not304} of ${run.responses} responses were not 304`)
-    }
-  }
-  return failures
+function medianRound (own) {
+  if (own.length === 0) return null
+  const sorted = [...own].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)
+  return sorted[Math.floor((sorted.length - 1) / 2)]
 }
 
 /**
@@ -258,4 +251,4 @@ function boundary (values, isAbove) {
   return (below + above) / 2
 }
 
-module.exports = { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, pairedChange, signFlipPValue, signedRankPValue, MAX_SIGN_FLIP_ROUNDS, spread, summarizeTargets, checkRequirements }
+module.exports = { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, pairedChange, signFlipPValue, signedRankPValue, MAX_SIGN_FLIP_ROUNDS, spread, summarizeTargets, medianRound }

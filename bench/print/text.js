@@ -1,0 +1,105 @@
+'use strict'
+
+// A run in the terminal: the protocol and machine at the top, the table of
+// medians, the ratios with their goals and verdicts, and the per-second
+// chart. The same run as Markdown is markdown.js, as a page html/.
+
+const { signedPercent } = require('../../tooling/number-text')
+const { medianRound } = require('../judge/stats')
+const { renderMachine } = require('./machine')
+const { integer, decimal, ratioText, ratioValueText } = require('./numbers')
+const { textTable } = require('./table')
+
+const BARS = '▁▂▃▄▅▆▇█'
+// A second in which no response came: drawn, so it is not mistaken for a
+// second that was not measured.
+const NO_RESPONSE = '·'
+
+const SUMMARY_COLUMNS = [
+  { title: 'target', value: (s) => s.target, align: 'left' },
+  { title: 'req/s', value: (s) => integer(s.requestsPerSecond) },
+  { title: 'p50 ms', value: (s) => decimal(s.latencyP50) },
+  { title: 'p97.5 ms', value: (s) => decimal(s.latencyP975) },
+  { title: 'p99 ms', value: (s) => decimal(s.latencyP99) },
+  { title: 'MB/s', value: (s) => decimal(s.bytesPerSecond / 1e6) },
+  { title: '2xx', value: (s) => integer(s.status2xx) },
+  { title: '304', value: (s) => integer(s.status304) },
+  { title: '503', value: (s) => integer(s.status503) },
+  { title: 'other', value: (s) => integer(s.statusOther) },
+  { title: 'errors', value: (s) => integer(s.errors) },
+  { title: 'timeouts', value: (s) => integer(s.timeouts) },
+  { title: 'peak RSS MB', value: (s) => decimal(s.peakRssBytes / 2 ** 20) },
+  { title: 'CPU µs/req', value: (s) => decimal(s.cpuMicrosPerRequest) }
+]
+
+/**
+ * The protocol and machine, as printed at the top of a run, with a warning
+ * when the machine was busy before the run began.
+ */
+function renderProtocol ({ mode, protocol, machine, targets, versions = {} }) {
+  const leaking = protocol.targets.filter((t) => targets[t].leaking)
+  return [
+    `Protocol (${mode}): ${protocol.targets.join(', ')}`,
+    `  each target in a fresh process on 127.0.0.1; autocannon -c ${protocol.connections}, ` +
+      `${protocol.warmup} s warm-up then ${protocol.duration} s measured, ${protocol.rounds} round(s), ` +
+      'order reversed every other round',
+    ...(leaking.length > 0
+      ? [`  ${leaking.join(', ')} (cost grows with every request served): ${protocol.warmupRequests} requests warm-up, ` +
+        `then ${protocol.requests} measured, the same count on any machine`]
+      : []),
+    '  figures are medians over rounds; ratios are medians of the rounds\' pairs',
+    renderMachine(machine, versions)
+  ].join('\n')
+}
+
+/**
+ * The summary table for a terminal: one row per target, medians over rounds.
+ */
+function renderTable (summaries) {
+  return textTable(SUMMARY_COLUMNS, summaries)
+}
+
+/**
+ * The ratios with their goals and verdicts, and the baseline comparison.
+ */
+function renderRatios (ratios, baseline = []) {
+  const lines = ratios.map((r) => {
+    const goal = r.goal === null ? '' : `goal ${r.better === 'lower' ? '<=' : '>='} ${r.goal}`
+    const verdict = r.holds === null ? '' : r.holds ? 'holds' : 'SHORT'
+    const pairs = r.pairs.length > 1 ? `(pairs: ${r.pairs.map((p) => ratioText(p)).join(', ')})` : ''
+    return `  ${r.name.padEnd(24)} ${ratioValueText(r).padStart(8)}  ${goal.padEnd(12)} ${verdict.padEnd(5)} ${pairs}`.trimEnd()
+  })
+  for (const b of baseline) {
+    const change = signedPercent(b.change)
+    const verdict = b.holds === null ? 'CANNOT TELL' : b.holds ? 'holds' : 'WORSE'
+    const p = b.pValue === null ? b.note : `p = ${b.pValue.toPrecision(2)}, ${b.rounds} rounds against ${b.baselineRounds}`
+    lines.push(`  baseline ${b.name.padEnd(24)} ${b.baseline.toFixed(3)} -> ${b.value.toFixed(3)} (${change}) ${verdict} (${p})`)
+  }
+  return ['Ratios (throughput unless marked cpu):', ...lines].join('\n')
+}
+
+/**
+ * Responses per second over each target's median round (by req/s), one bar
+ * per second, warm-up then measured window (split by "|"), each row scaled
+ * to its own peak, so slow's decay shows whatever the level; a second
+ * without a response is a dot.
+ */
+function renderChart (runs, targets) {
+  const lines = ['Responses per second in each target\'s median round, warm-up | measured ' +
+    `(each row scaled to its own peak; ${NO_RESPONSE} = none that second):`]
+  const width = Math.max(...targets.map((t) => t.length))
+  for (const target of targets) {
+    const run = medianRound(runs.filter((r) => r.target === target))
+    if (!run || run.perSecond.length === 0) continue
+    const warmup = run.warmupPerSecond || []
+    const peak = Math.max(...warmup, ...run.perSecond)
+    const bar = (n) => n === 0 ? NO_RESPONSE : BARS[Math.floor(n / peak * (BARS.length - 1))]
+    const bars = `${warmup.map(bar).join('')}|${run.perSecond.map(bar).join('')}`
+    const first = run.perSecond[0]
+    const last = run.perSecond[run.perSecond.length - 1]
+    lines.push(`  ${target.padEnd(width)}  ${bars}  measured ${integer(first)} -> ${integer(last)} /s (round ${run.round})`)
+  }
+  return lines.join('\n')
+}
+
+module.exports = { SUMMARY_COLUMNS, renderProtocol, renderTable, renderRatios, renderChart }
