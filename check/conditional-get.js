@@ -49,6 +49,8 @@ const PRECEDENCE_STEPS = [
 const NOT_MODIFIED_FIELDS = ['cache-control', 'content-location', 'date', 'etag', 'expires', 'vary']
 const TIME_FIELDS = new Set(['date', 'expires'])
 const VALIDATORS = ['etag', 'last-modified']
+// An entity-tag as RFC 9110 §8.8.3 writes it, quotes included; verify's
+// level 2 holds a server's ETags to it too.
 const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7E\x80-\xFF]*"$/
 
 /**
@@ -237,4 +239,4 @@ function describe (response) {
   return parts.join(', ')
 }
 
-module.exports = { checkConditionalGet, RULES, CannotCheckError }
+module.exports = { checkConditionalGet, RULES, ENTITY_TAG, CannotCheckError }

@@ -61,7 +61,7 @@ t.test('the speed comparison names the closest variant', { skip: skipOffNvmrcLin
 // The one-line fix is fast/'s code: however noisy a run, the verdict must
 // not call the two different. Three short runs (shorter than verify's, so
 // noisier), each judged within its own spread.
-t.test('the one-line fix is "about as fast as fast/", run after run', { skip: skipOffNvmrcLine }, async (t) => {
+t.test('the one-line fix is "about as fast as fast/", run after run', { skip: skipOffNvmrcLine, timeout: 120 * 1000 }, async (t) => {
   const copy = fixedCopy(t, 'as-fast')
   const short = { connections: 100, warmup: 0.5, duration: 1, warmupRequests: 200, requests: 100, rounds: 2 }
   for (let run = 1; run <= 3; run++) {

@@ -8,13 +8,13 @@
 //   level 2   the ETag belongs to the body it comes with
 //   level 3   If-None-Match is answered with 304 as RFC 9110 says
 // Each check is { name, pass (true, false, or null when it could not be
-// checked), sent, seen, hint }. The server is one bench/target-process.js
-// started (its probe answers usage, sample and replace-content).
+// checked), sent, seen, hint }. The server is one tooling/target-process.js
+// started (its probe answers usage, sample, cpu-clock and replace-content).
 
 const http = require('node:http')
 const { SEED_PATH, CACHE_CONTROL } = require('../core/seed-contract')
 const { CONTENT_BYTES } = require('../core/content')
-const { checkConditionalGet, CannotCheckError } = require('../check/conditional-get')
+const { checkConditionalGet, ENTITY_TAG, CannotCheckError } = require('../check/conditional-get')
 
 // Where each hint sends the participant: a heading of the README.
 const README = {
@@ -62,7 +62,6 @@ const COARSE_WINDOW_STEPS = 20
 // measured on such a clock (the check says so).
 const COARSE_WINDOW_MAX_REQUESTS = 20000
 
-const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7E\x80-\xFF]*"$/
 // Level 2's new content: any seed other than the server's own.
 const NEW_CONTENT_SEED = 'verify: new content'
 

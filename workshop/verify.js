@@ -16,6 +16,7 @@ const { resolveServerPath } = require('../tooling/server-path')
 const { startTarget } = require('../tooling/target-process')
 const levels = require('./levels')
 const { compareSpeed, SPEED_PROTOCOL, YOURS } = require('./speed')
+const { round } = require('../tooling/number-text')
 
 const LEVELS = [
   { title: 'Contract: GET /seed/v1 as the variants answer it', run: (server) => levels.checkContract(server).then((checks) => ({ checks })) },
@@ -134,11 +135,6 @@ function mark (ok) {
 
 function indent (text) {
   return text.trim().split('\n').join('\n            ')
-}
-
-function round (n) {
-  if (!Number.isFinite(n)) return '-'
-  return n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toPrecision(3)
 }
 
 // Check again on every save under `dir`, one run at a time; resolves to the
