@@ -51,13 +51,12 @@ const FLAT_CPU_GROWTH = 3
 // ten requests to a few per cent (a chunk of the one-line fix costs about a
 // millisecond). Windows' moves in 15.6 ms ticks, where such a chunk reads 0
 // or one tick: there each window is instead measured over at least
-// COARSE_WINDOW_STEPS steps of the clock (about 5 % error at its ends),
+// COARSE_WINDOW_STEPS steps of the clock (at most 8 % error at its ends),
 // and the late window starts as many times later as the early one had to
-// grow, so that a leak's growth shows as on a fine clock (slow reads about
-// x7 that way). tested with a clock rounded down to 15.6 ms in
-// test/verify-coarse-clock.test.js.
+// grow, so that a leak's growth shows as on a fine clock. Tested with a
+// clock rounded down to 15.6 ms in test/verify-coarse-clock.test.js.
 const FINE_CPU_CLOCK_MICROS = 50
-const COARSE_WINDOW_STEPS = 20
+const COARSE_WINDOW_STEPS = 12
 // A server so cheap that even this many requests cost fewer steps is not
 // measured on such a clock (the check says so).
 const COARSE_WINDOW_MAX_REQUESTS = 20000
