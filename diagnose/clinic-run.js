@@ -14,9 +14,10 @@
 // current directory (where Doctor leaves its trace logs: .clinic/), and add
 // SIGINT handlers to the process they run in.
 //
-// parent -> child  { type: 'run', tool, command, load }: `command` the
-//                  server's argv, `load` { url path, connections,
-//                  duration or amount, headers, timeLimitSeconds };
+// parent -> child  { type: 'run', tool, command, load, html }: `command`
+//                  the server's argv, `load` { url path, connections,
+//                  duration or amount, headers, timeLimitSeconds }, `html`
+//                  whether to write the HTML report (a few seconds of CPU);
 // child -> parent  { type: 'loaded', load } once the load is done, then
 //                  { type: 'done', dataDir, html } or { type: 'failed', error }.
 // The parent gone, the run stops with it.
@@ -33,9 +34,10 @@ const TOOL_PACKAGES = { doctor: '@clinic/doctor', flame: '@clinic/flame', bubble
 /**
  * Run clinic `tool` on the server `command` starts, loading it once it
  * listens. Resolves to { dataDir, html, load }; `html` is null when the load
- * got no 2xx response (there is nothing to show, and the parent says so).
+ * got no 2xx response (there is nothing to show, and the parent says so) or
+ * when it was not asked for.
  */
-async function runClinic ({ tool, command, load }, { onLoaded = () => {} } = {}) {
+async function runClinic ({ tool, command, load, html: writeHtml = true }, { onLoaded = () => {} } = {}) {
   const Tool = require(require.resolve(TOOL_PACKAGES[tool], { paths: [CLINIC_ROOT] }))
   // The settings clinic's command line gives every tool by default.
   const instance = new Tool({ sampleInterval: 10, detectPort: true, dest: '.' })
@@ -51,7 +53,7 @@ async function runClinic ({ tool, command, load }, { onLoaded = () => {} } = {})
   })
   const dataDir = path.resolve(await promisify(instance.collect.bind(instance))(command))
   if (!loaded) throw new Error('the server exited before it listened on PORT')
-  if (loaded.ok === 0) return { dataDir, html: null, load: loaded }
+  if (loaded.ok === 0 || !writeHtml) return { dataDir, html: null, load: loaded }
   console.log('Analysing data')
   const html = `${dataDir}.html`
   await promisify(instance.visualize.bind(instance))(dataDir, html)

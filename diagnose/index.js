@@ -67,13 +67,16 @@ After doctor, its verdict is printed; after flame, the hottest frames.
  * frames?, allFrames?, ownByTotal? }; code 2 when clinic is not installed
  * or not the pinned version, or nothing is at that path, 1 when its run
  * failed or its load got no 2xx response (there is nothing to diagnose).
+ * `html: false` skips the HTML report (report then null): the findings are
+ * read from the data folder, and the tests need no page.
  */
 async function diagnose (tool, server, {
   connections = defaultConnections(tool),
   duration,
   requests,
   log = console.log,
-  clinicBin = resolveOrNull('clinic/bin.js')
+  clinicBin = resolveOrNull('clinic/bin.js'),
+  html = true
 } = {}) {
   if (!clinicBin) {
     return { code: 2, error: 'clinic is not installed: run `npm ci` (it is a dev dependency)' }
@@ -108,7 +111,7 @@ async function diagnose (tool, server, {
   fs.mkdirSync(CLINIC_DIR, { recursive: true })
   removeStaleTraceLogs(log)
   const timeoutSeconds = load.timeLimitSeconds + CLINIC_OVERHEAD_SECONDS
-  const run = await runInChild({ tool, command: [process.execPath, ...stdoutFile, entry], load }, log, timeoutSeconds * 1000)
+  const run = await runInChild({ tool, command: [process.execPath, ...stdoutFile, entry], load, html }, log, timeoutSeconds * 1000)
   if (run.timedOut) {
     return { code: 1, error: `clinic ${tool} did not finish within ${timeoutSeconds} s and was stopped, with the server it ran` }
   }
