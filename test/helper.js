@@ -176,4 +176,33 @@ const skipWithoutSignals = process.platform === 'win32'
   ? 'Windows: kill() ends a process outright; no SIGTERM or SIGINT handler runs'
   : false
 
-module.exports = { VARIANTS, readText, skipOffNvmrcLine, skipWithoutSignals, stateOf, alive, waitFor, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }
+/**
+ * verify on `entry` without the speed comparison, its output collected.
+ * Resolves to { code, passed: [contract, level 1, level 2, level 3], output }.
+ */
+async function verifyQuietly (entry, options = {}) {
+  // Required here: most tests that load this file never run verify.
+  const { verify } = require('../workshop/verify')
+  let output = ''
+  const { code, passed } = await verify(entry, { speed: false, print: (text) => { output += text + '\n' }, ...options })
+  return { code, passed, output }
+}
+
+/**
+ * A workshop copy of slow/ in the repo's root (where its requires resolve),
+ * named `name` and this process, its etag.js changed by `edit(source)` (which
+ * must change it), removed in teardown. Returns the folder.
+ */
+function workshopCopy (t, name, edit) {
+  const { newCopy } = require('../workshop')
+  const folder = newCopy(`${name}-${process.pid}`, { gitExclude: false })
+  t.teardown(() => fs.rmSync(folder, { recursive: true, force: true }))
+  const file = path.join(folder, 'etag.js')
+  const source = fs.readFileSync(file, 'utf8')
+  const changed = edit(source)
+  t.not(changed, source, `${name}: etag.js changed`)
+  fs.writeFileSync(file, changed)
+  return folder
+}
+
+module.exports = { VARIANTS, readText, verifyQuietly, workshopCopy, skipOffNvmrcLine, skipWithoutSignals, stateOf, alive, waitFor, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }

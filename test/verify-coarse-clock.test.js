@@ -8,29 +8,15 @@
 // is short.
 
 const t = require('tap')
-const fs = require('node:fs')
 const path = require('node:path')
-const { verify } = require('../workshop/verify')
-const { newCopy } = require('../workshop')
-const { skipOffNvmrcLine } = require('./helper')
+const { skipOffNvmrcLine, verifyQuietly, workshopCopy } = require('./helper')
 
 t.setTimeout(120 * 1000)
 
 const COARSE_CLOCK = ['-r', path.join(__dirname, 'fixtures', 'coarse-cpu-clock.js')]
 
-async function verifyOnCoarseClock (entry, options = {}) {
-  let output = ''
-  const { code, passed } = await verify(entry, { speed: false, nodeArgs: COARSE_CLOCK, print: (text) => { output += text + '\n' }, ...options })
-  return { code, passed, output }
-}
-
-function copyWithEdit (t, name, edit) {
-  const folder = newCopy(`verify-coarse-${name}-${process.pid}`, { gitExclude: false })
-  t.teardown(() => fs.rmSync(folder, { recursive: true, force: true }))
-  const file = path.join(folder, 'etag.js')
-  fs.writeFileSync(file, edit(fs.readFileSync(file, 'utf8')))
-  return folder
-}
+const verifyOnCoarseClock = (entry, options = {}) => verifyQuietly(entry, { nodeArgs: COARSE_CLOCK, ...options })
+const copyWithEdit = (t, name, edit) => workshopCopy(t, `verify-coarse-${name}`, edit)
 
 const CPU_WINDOWS = /CPU time over requests 51-\d+ and \d+-\d+, each at least 12 steps of its CPU clock, which moves by 15,625 µs/
 

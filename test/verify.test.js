@@ -6,33 +6,12 @@
 // The commands around it (speed, --watch, workshop new): workshop.test.js.
 
 const t = require('tap')
-const fs = require('node:fs')
 const path = require('node:path')
-const { verify } = require('../workshop/verify')
-const { newCopy } = require('../workshop')
 const { ROOT } = require('../tooling/repo')
-const { readText } = require('./helper')
+const { readText, verifyQuietly, workshopCopy } = require('./helper')
 
-// Runs verify on `entry` without the speed comparison; resolves to
-// { passed: [contract, level 1, level 2, level 3], output }.
-async function verifyLevels (entry, options = {}) {
-  let output = ''
-  const { code, passed } = await verify(entry, { speed: false, print: (text) => { output += text + '\n' }, ...options })
-  return { code, passed, output }
-}
-
-// A copy of slow/ in the repo's root (where its requires resolve), changed
-// by `edit(source of etag.js)`, removed in teardown.
-function wrongFix (t, name, edit) {
-  const folder = newCopy(`verify-test-${name}-${process.pid}`, { gitExclude: false })
-  t.teardown(() => fs.rmSync(folder, { recursive: true, force: true }))
-  const file = path.join(folder, 'etag.js')
-  const source = fs.readFileSync(file, 'utf8')
-  const changed = edit(source)
-  t.not(changed, source, `the wrong fix "${name}" changed etag.js`)
-  fs.writeFileSync(file, changed)
-  return folder
-}
+const verifyLevels = verifyQuietly
+const wrongFix = (t, name, edit) => workshopCopy(t, `verify-test-${name}`, edit)
 
 const GUARD = 'if (attachAfterEvent === true) return'
 

@@ -13,7 +13,7 @@ const { verify } = require('../workshop/verify')
 const { newCopy } = require('../workshop')
 const { speedVerdict, runNoise, compareSpeed } = require('../workshop/speed')
 const { ROOT } = require('../tooling/repo')
-const { skipOffNvmrcLine, skipWithoutSignals, readText } = require('./helper')
+const { skipOffNvmrcLine, skipWithoutSignals, readText, workshopCopy } = require('./helper')
 
 // Four speed comparisons (one to read its output, three to judge a copy of
 // the one-line fix) take a minute or more: more than tap's 30 s per file.
@@ -28,13 +28,7 @@ async function verifyOutput (entry, options) {
 }
 
 // A copy of slow/ with the one-line fix, removed in teardown.
-function fixedCopy (t, name) {
-  const folder = newCopy(`workshop-test-${name}-${process.pid}`, { gitExclude: false })
-  t.teardown(() => fs.rmSync(folder, { recursive: true, force: true }))
-  const file = path.join(folder, 'etag.js')
-  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(GUARD, 'if (afterEventAttached === true) return'))
-  return folder
-}
+const fixedCopy = (t, name) => workshopCopy(t, `workshop-test-${name}`, (source) => source.replace(GUARD, 'if (afterEventAttached === true) return'))
 
 // A bench run (bench.test.js runs the bench on every Node line): checked on
 // .nvmrc's line.
