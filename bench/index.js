@@ -14,6 +14,11 @@ const { parseOptions, USAGE } = require('./options')
 const { runComparison } = require('./measure/rounds')
 const { describeMachineAtStart, describeVersions } = require('./measure/machine')
 const { evaluateRun } = require('./judge/evaluate')
+const { judgeInstructions, checkInstructionBaseline, INSTRUCTION_DEFAULTS } = require('./judge/instructions')
+const { countTargets, checkMeter, MeterUnavailable, V8_FLAGS, NOT_COUNTED, DEFAULTS: INSTRUCTION_PROTOCOL } = require('./measure/instructions')
+const { renderCounts, renderChanges } = require('./print/instructions')
+const { ROOT } = require('../tooling/repo')
+const { UsageError } = require('../tooling/command')
 const text = require('./print/text')
 const { renderMarkdown } = require('./print/markdown')
 const { toBencherMetricFormat, toGithubBenchmark } = require('./print/ci-formats')
@@ -21,7 +26,11 @@ const { renderHtml } = require('./print/html/page')
 
 async function main (argv, { stdout, stderr }) {
   const options = parseOptions(argv)
-  const baseline = options.baseline ? readBaseline(options.baseline) : null
+  const counting = options.meter === 'instructions'
+  // Before anything runs: the meter is there, the baseline is one it can
+  // compare with.
+  const meter = counting ? { node: process.version, valgrind: meterOrUsageError(), v8Flags: V8_FLAGS, notCounted: NOT_COUNTED, protocol: INSTRUCTION_PROTOCOL } : null
+  const baseline = options.baseline ? readBaseline(options.baseline, meter) : null
   const { protocol } = options
   const progress = Boolean(stderr.isTTY) && !process.env.CI
   const machine = await describeMachineAtStart()
@@ -36,13 +45,24 @@ async function main (argv, { stdout, stderr }) {
     onRun: (run) => stdout.write(`  round ${run.round}/${protocol.rounds}  ${run.target.padEnd(nameWidth)} ` +
       `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(8)} req/s\n`)
   })
-  const { enforced, failures, unenforced, ...evaluation } = evaluateRun(measured, { mode: options.mode, baseline, alpha: options.alpha })
+  // With the instruction meter, a baseline gates the counts, not the CPU
+  // ratios: a stored CPU time ages with the machine within the hour.
+  const { enforced, failures, unenforced, ...evaluation } = evaluateRun(measured, { mode: options.mode, baseline: counting ? null : baseline, alpha: options.alpha })
   const results = { mode: options.mode, alpha: options.alpha, ...measured, ...evaluation, failures }
+  if (counting) {
+    stdout.write('\n')
+    results.instructions = await countAndJudge(options, { meter, baseline, stdout, width: nameWidth })
+    failures.push(...results.instructions.failures)
+  }
 
   stdout.write('\n' + text.renderTable(results.summaries) + '\n\n')
   stdout.write(text.renderRatios(results.ratios, results.baseline) + '\n\n')
   stdout.write(text.renderChart(results.runs, protocol.targets) + '\n\n')
   if (results.warnings.length > 0) stdout.write(`Note:\n${results.warnings.map((w) => `  - ${w}`).join('\n')}\n\n`)
+  if (counting) {
+    const cpu = Object.fromEntries(results.summaries.map((s) => [s.target, s.cpuMicrosPerRequest]))
+    stdout.write((baseline ? renderChanges(results.instructions, withBaselineCpu(cpu, baseline)) : renderCounts(results.instructions, cpu)) + '\n\n')
+  }
 
   if (options.json) writeJson(options.json, results)
   if (options.markdown) fs.writeFileSync(options.markdown, renderMarkdown(results))
@@ -67,13 +87,60 @@ async function main (argv, { stdout, stderr }) {
   return 0
 }
 
-// --baseline FILE: an earlier --json result, with every ratio's pairs.
-function readBaseline (file) {
-  return readJson(file, {
+// --baseline FILE: an earlier --json result, with every ratio's pairs;
+// with the instruction meter (`meter`), one whose counts this run can be
+// compared with.
+function readBaseline (file, meter) {
+  const baseline = readJson(file, {
     what: `the baseline ${file}`,
     isWanted: (parsed) => Boolean(parsed) && Array.isArray(parsed.ratios) && parsed.ratios.every((r) => Array.isArray(r.pairs)),
     notWanted: 'is not a --json result of this benchmark (no ratios with their rounds\' pairs)'
   })
+  if (meter === null) return baseline
+  if (!baseline.instructions?.counts) throw new UsageError(`the baseline ${file} has no instruction counts: make it with --meter instructions --json FILE`)
+  try {
+    baseline.instructionNotes = checkInstructionBaseline(baseline.instructions.meter, meter)
+  } catch (err) {
+    throw new UsageError(`the baseline ${file}: ${err.message}`)
+  }
+  return baseline
+}
+
+// The meter's valgrind version, or exit 2 saying what it needs.
+function meterOrUsageError () {
+  try {
+    return checkMeter().valgrind
+  } catch (err) {
+    if (err instanceof MeterUnavailable) throw new UsageError(err.message)
+    throw err
+  }
+}
+
+// The instruction counts of the run's instruction targets and, with a
+// baseline, their verdict against its counts: { meter, counts, tax,
+// notes, and judgeInstructions's alphaPerTarget, comparisons, failures }.
+async function countAndJudge (options, { meter, baseline, stdout, width }) {
+  const targets = options.instructionTargets
+  const counts = (await countTargets(targets, options.targets, {
+    trees: { head: ROOT },
+    taxes: options.instructionTax,
+    taxedSide: 'head',
+    onCount: ({ target, windows, seconds }) => stdout.write(`  instructions  ${target.padEnd(width)}  ` +
+      `${windows.map((w) => Math.round(w).toLocaleString('en-US')).join(' ')} per request  (${seconds.toFixed(0)} s)\n`)
+  })).head
+  const result = { meter, counts, tax: options.instructionTax, notes: baseline?.instructionNotes ?? [], alpha: options.alpha, failures: [] }
+  if (!baseline) return result
+  const stored = baseline.instructions.counts
+  const missing = targets.filter((target) => !stored[target])
+  if (missing.length > 0) throw new UsageError(`the baseline has no instruction count of ${missing.join(', ')}`)
+  const windowsOf = (side) => Object.fromEntries(targets.map((target) => [target, side[target].windows]))
+  return { ...result, ...judgeInstructions({ base: windowsOf(stored), head: windowsOf(counts) }, { targets, alpha: options.alpha, maxRegression: INSTRUCTION_DEFAULTS.maxRegression }) }
+}
+
+// CPU per request of the baseline (its summaries) and of this run, by target.
+function withBaselineCpu (cpu, baseline) {
+  const stored = Object.fromEntries(baseline.summaries.map((s) => [s.target, s.cpuMicrosPerRequest]))
+  return Object.fromEntries(Object.entries(cpu).map(([target, head]) => [target, { base: stored[target] ?? null, head }]))
 }
 
 const command = { name: 'bench', usage: USAGE, main }

@@ -8,8 +8,14 @@ const path = require('node:path')
 const { ROOT } = require('../tooling/repo')
 const { UsageError, parseCommandLine } = require('../tooling/command')
 const { TARGETS } = require('./protocol/targets')
-const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseUserTarget, parseCpuTax, parseOutputs } = require('./protocol/options')
+const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseUserTarget, parseCpuTax, parseMeter, parseInstructionTax, parseOutputs } = require('./protocol/options')
 const { REFERENCE, MODES } = require('./judge/goals')
+const { INSTRUCTION_DEFAULTS } = require('./judge/instructions')
+
+// What --meter instructions counts unless --targets names the targets: the
+// case study's fixes and fixed's 304 (slow's count depends on how many
+// requests it has served, node-http's and fastify's are not the product's).
+const INSTRUCTION_TARGETS = ['fixed', 'fixed-304', 'fast']
 
 const USAGE = `Usage: node bench [options]   (npm start, npm run bench, npm run bench:ci)
 
@@ -48,9 +54,18 @@ Options:
                         format (CPU per request, latency)
   --baseline FILE       an earlier --json result: fail where a CPU-per-request
                         ratio got worse, by a permutation test over the rounds
-  --alpha P             the gate's false-alarm rate (default 0.01)
+  --alpha P             the gate's false-alarm rate (default 0.01; 0.05
+                        with --meter instructions)
   --cpu-tax TARGET=US   add US microseconds of busy CPU to each request of
                         TARGET (a regression made to order; see bench:calibrate)
+  --meter instructions  also count instructions per request under valgrind
+                        (Linux): ${INSTRUCTION_TARGETS.join(', ')} of the run's targets, or every
+                        target --targets names, and your own; with --baseline,
+                        the gate is on those counts instead of CPU ratios,
+                        against a --json result of a run with this meter
+  --instruction-tax TARGET=N
+                        with --meter instructions: add N instructions of work
+                        to each request of TARGET (see bench:calibrate)
   --help                this text
 
 Modes (connections / warm-up / measured / slow's warm-up and measured
@@ -79,7 +94,7 @@ What the output says:
  * Parse `argv` (without node and script) into the run's settings:
  * { mode, protocol: { targets, connections, warmup, duration,
  * warmupRequests, requests, rounds }, targets (definitions by name),
- * cpuTax, json, html (a path, or null), markdown, bencherJson,
+ * cpuTax, meter, instructionTargets, instructionTax, json, html (a path, or null), markdown, bencherJson,
  * githubBenchmarkJson, baseline, alpha }. Throws UsageError with a message for anything it cannot accept.
  */
 function parseOptions (argv) {
@@ -104,13 +119,20 @@ function parseOptions (argv) {
 
   const protocol = { targets: withUsers, ...parseLoad(values, mode.protocol) }
   checkConditionalWindow(protocol.targets, targets, protocol)
-  const alpha = parseAlpha(values.alpha, 0.01)
+  const meter = parseMeter(values.meter)
+  const instructionTargets = meter !== 'instructions'
+    ? []
+    : [...(values.targets === undefined ? INSTRUCTION_TARGETS.filter((t) => chosen.includes(t)) : chosen), ...userNames]
+  const alpha = parseAlpha(values.alpha, meter === 'instructions' ? INSTRUCTION_DEFAULTS.alpha : 0.01)
   const { json, markdown, bencherJson, githubBenchmarkJson } = parseOutputs(values)
   return {
     mode: values.mode,
     protocol,
     targets,
     cpuTax: Object.fromEntries(values['cpu-tax'].map((text) => parseCpuTax(text, protocol.targets))),
+    meter,
+    instructionTargets,
+    instructionTax: Object.fromEntries(values['instruction-tax'].map((text) => parseInstructionTax(text, instructionTargets, meter))),
     json,
     html: values['no-html'] ? null : (values.html ?? defaultHtmlPath(values.mode)),
     markdown,

@@ -19,14 +19,17 @@ const STOP_TIMEOUT_MS = 5000
  * Start `node [nodeArgs] -r tooling/probe.js <entry>` (a variant's folder or
  * any server file, relative to `cwd` or absolute) in `cwd` (the repo root
  * unless given) with PORT=0 and
- * `env` added, its stdout a pipe or `stdout` (a file descriptor). Resolves
+ * `env` added, its stdout a pipe or `stdout` (a file descriptor); under
+ * `wrapper` ([command, ...args], valgrind say) when given, which then has
+ * `startTimeoutMs` to get it listening. Resolves
  * once it listens to { url, origin, child, output(), stop() }: `url` is its
  * /seed/v1, output() everything it printed so far (stderr only when stdout
  * is not a pipe),
  * stop() sends SIGTERM (SIGKILL if it lingers) and resolves when it exited.
  */
-function spawnServer (entry, { env = {}, nodeArgs = [], stdout = 'pipe', cwd = ROOT } = {}) {
-  const child = spawn(process.execPath, [...nodeArgs, '-r', PROBE, path.resolve(cwd, entry)], {
+function spawnServer (entry, { env = {}, nodeArgs = [], stdout = 'pipe', cwd = ROOT, wrapper = [], startTimeoutMs = START_TIMEOUT_MS } = {}) {
+  const command = [...wrapper, process.execPath, ...nodeArgs, '-r', PROBE, path.resolve(cwd, entry)]
+  const child = spawn(command[0], command.slice(1), {
     cwd,
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', stdout, 'pipe', 'ipc']
@@ -38,7 +41,7 @@ function spawnServer (entry, { env = {}, nodeArgs = [], stdout = 'pipe', cwd = R
   }
 
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`${entry} did not listen within ${START_TIMEOUT_MS} ms:\n${output}`)), START_TIMEOUT_MS)
+    const timer = setTimeout(() => fail(new Error(`${entry} did not listen within ${startTimeoutMs} ms:\n${output}`)), startTimeoutMs)
     function fail (err) {
       clearTimeout(timer)
       child.off('message', onMessage)
@@ -57,6 +60,7 @@ function spawnServer (entry, { env = {}, nodeArgs = [], stdout = 'pipe', cwd = R
       const origin = `http://${host}:${message.port}`
       resolve({ url: origin + SEED_PATH, origin, child, output: () => output, stop: () => stop(child) })
     }
+    child.once('error', (err) => fail(new Error(`${command[0]} did not start: ${err.message}`)))
     child.once('exit', onEarlyExit)
     child.on('message', onMessage)
   })

@@ -21,18 +21,19 @@ const STDOUT_FLAGS = { file: 'w', 'synchronous-file': SYNCHRONOUS_FILE_FLAGS }
  * added, in `cwd` (spawn-server.js's default unless given), its stdout a pipe or, with `stdout` ({ kind, file }), a file:
  * kind 'file' is an ordinary one (writes land in the page cache), kind
  * 'synchronous-file' one opened with O_DSYNC, where every write waits for
- * the disk, as on a slow or network file system. Resolves to { url, origin, pid,
+ * the disk, as on a slow or network file system. `wrapper` and
+ * `startTimeoutMs` are spawn-server.js's (the instruction meter's valgrind). Resolves to { url, origin, pid,
  * child, usage(), sample(), cpuClockStepMicros(), replaceContent(seed), stop() }: usage() resolves
  * to { cpuMillis, peakRssBytes, proc } from the probe, where `proc` holds
  * the same two figures from `procRoot` (null where there is none). `child`
  * talks to the probe (child.send, 'message').
  */
-async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], procRoot = '/proc', stdout = null, processTree = false, cwd } = {}) {
+async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], procRoot = '/proc', stdout = null, processTree = false, cwd, wrapper, startTimeoutMs } = {}) {
   if (stdout?.kind === 'synchronous-file' && SYNCHRONOUS_FILE_FLAGS === null) throw new Error(NO_SYNCHRONOUS_FILE)
   const stdoutFd = stdout === null ? 'pipe' : fs.openSync(stdout.file, STDOUT_FLAGS[stdout.kind])
   // No drain window on stop: nothing is measured after it, and half a second
   // per target and round adds up.
-  const server = await spawnServer(entry, { env: { HOST: '127.0.0.1', SEED: seed, SHUTDOWN_DRAIN_MS: '0', ...env }, nodeArgs, stdout: stdoutFd, cwd })
+  const server = await spawnServer(entry, { env: { HOST: '127.0.0.1', SEED: seed, SHUTDOWN_DRAIN_MS: '0', ...env }, nodeArgs, stdout: stdoutFd, cwd, wrapper, startTimeoutMs })
     .finally(() => { if (stdoutFd !== 'pipe') fs.closeSync(stdoutFd) })
   const { child } = server
   return {

@@ -11,6 +11,8 @@
 //   --baseline ...`, against one clean run made first;
 // - compare: `node bench/compare --base HEAD`, base and head the same
 //   commit, the tax on the head's side only.
+// With --meter instructions, both gates run on instruction counts and the
+// tax is work (bench/measure/work-tax.js), a share of fixed's count.
 
 const fs = require('node:fs')
 const os = require('node:os')
@@ -24,8 +26,11 @@ const TAXED = 'fixed'
 // "At least 19 times in 20" and "at most 1 false alarm in 20", as shares.
 const MIN_CATCH_SHARE = 19 / 20
 const MAX_FALSE_ALARM_SHARE = 1 / 20
+// With --meter instructions the CPU rounds are only reported: the fewest
+// each gate takes.
+const INSTRUCTION_CPU_ROUNDS = { ci: 1, compare: 2 }
 
-const USAGE = `Usage: npm run bench:calibrate -- [--gate ci|compare] [--runs N] [--clean-runs N] [--levels LIST] [--targets LIST] [--alpha P]
+const USAGE = `Usage: npm run bench:calibrate -- [--gate ci|compare] [--meter cpu|instructions] [--runs N] [--clean-runs N] [--levels LIST] [--targets LIST] [--alpha P]
 
 Measures the power of a gate here: --clean-runs clean runs (default:
 --runs) count false alarms, and --runs runs (default 20; 0: none) per level (default
@@ -36,6 +41,12 @@ one caught at least ${MIN_CATCH_SHARE * 100} % of the time.
                   made first (the default)
   --gate compare  npm run bench:compare -- --base HEAD: base and head the
                   same commit, ${TAXED} taxed on the head's side only
+  --meter instructions
+                  both gates on instructions per request (valgrind): the
+                  tax is that share of ${TAXED}'s count in instructions of work,
+                  on both sides' ${TAXED} (none on the clean side); default
+                  levels 0.25,0.5,1; CPU is measured in ${INSTRUCTION_CPU_ROUNDS.ci} round (ci)
+                  or ${INSTRUCTION_CPU_ROUNDS.compare} (compare), reported only
 --targets and --alpha are passed to each run (default: the gate's own).
 Each run takes what the gate's command takes.
 `
@@ -47,38 +58,45 @@ async function main (argv, { stdout }) {
     'clean-runs': { type: 'string' },
     levels: { type: 'string' },
     targets: { type: 'string' },
-    alpha: { type: 'string' }
+    alpha: { type: 'string' },
+    meter: { type: 'string', default: 'cpu' }
   })
-  const gate = GATES[values.gate]
+  if (!['cpu', 'instructions'].includes(values.meter)) throw new UsageError(`--meter must be cpu or instructions, got "${values.meter}"`)
+  const counting = values.meter === 'instructions'
+  const gate = counting ? INSTRUCTION_GATES[values.gate] : GATES[values.gate]
   if (!gate) throw new UsageError(`--gate must be one of ${Object.keys(GATES).join(', ')}, got "${values.gate}"`)
   const runs = numberOption('runs', values.runs, 20, { min: 0, integer: true })
   const cleanRuns = numberOption('clean-runs', values['clean-runs'], runs, { min: 0, integer: true })
   if (gate.baseCostOf && cleanRuns === 0) throw new UsageError(`--gate compare takes ${TAXED}'s cost from its clean runs: --clean-runs must be at least 1`)
-  const levels = (values.levels ?? '5,10,20').split(',').map((text) => {
+  const levels = (values.levels ?? (counting ? '0.25,0.5,1' : '5,10,20')).split(',').map((text) => {
     const level = Number(text)
     if (!(level > 0)) throw new UsageError(`--levels wants percentages > 0, got "${text}"`)
     return level
   })
-  const extra = [...(values.targets ? ['--targets', values.targets] : []), ...(values.alpha ? ['--alpha', values.alpha] : [])]
+  const extra = [
+    ...(values.targets ? ['--targets', values.targets] : []),
+    ...(values.alpha ? ['--alpha', values.alpha] : []),
+    ...(counting ? ['--meter', 'instructions', '--rounds', String(INSTRUCTION_CPU_ROUNDS[values.gate])] : [])
+  ]
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'calibrate-'))
   const print = (line) => stdout.write(line + '\n')
   try {
     const setup = await gate.setUp({ extra, dir, print })
     const measure = (label, count, args) => series(label, count, [...setup.args, ...args], { gate, dir, print, cleanCost: setup.cleanCost })
-    const clean = await measure('clean', cleanRuns, [])
+    const clean = await measure('clean', cleanRuns, gate.cleanTax ?? [])
     const table = [{ level: 0, count: cleanRuns, ...clean }]
     const cleanCost = setup.cleanCost ?? median(clean.baseCosts)
-    if (gate.baseCostOf) print(`${TAXED}: ${cleanCost.toFixed(2)} µs/req, the median of the clean runs' base sides`)
+    if (gate.baseCostOf) print(`${TAXED}: ${cleanCost.toFixed(2)} ${gate.unit}, the median of the clean runs' base sides`)
     for (const level of runs > 0 ? levels : []) {
-      const micros = cleanCost * level / 100
-      const taxed = await measure(`+${level} %`, runs, ['--cpu-tax', `${TAXED}=${micros.toFixed(3)}`])
-      table.push({ level, micros, count: runs, ...taxed })
+      const amount = cleanCost * level / 100
+      const taxed = await measure(`+${level} %`, runs, gate.tax(amount))
+      table.push({ level, amount, count: runs, ...taxed })
       if (taxed.alarms / runs >= MIN_CATCH_SHARE) break
     }
 
     print(`\nThe ${values.gate} gate on this machine (${extra.length ? extra.join(' ') : 'its own targets and alpha'}):`)
     for (const row of table.filter((r) => r.count > 0)) {
-      const what = row.level === 0 ? 'clean: false alarms' : `+${row.level} % (${row.micros.toFixed(2)} µs/req added, measured ${signedPercent(row.measuredChange)}): caught`
+      const what = row.level === 0 ? 'clean: false alarms' : `+${row.level} % (${row.amount.toFixed(2)} ${gate.unit} added, measured ${signedPercent(row.measuredChange)}): caught`
       print(`  ${what.padEnd(52)} ${row.alarms} of ${row.count}${row.otherFailures ? `  (${row.otherFailures} runs failed on something else)` : ''}`)
     }
     const smallest = table.find((row) => row.level > 0 && row.alarms / runs >= MIN_CATCH_SHARE)
@@ -86,7 +104,7 @@ async function main (argv, { stdout }) {
       print(`False alarms: ${clean.alarms} of ${cleanRuns} (${clean.alarms / cleanRuns <= MAX_FALSE_ALARM_SHARE ? 'within' : 'MORE than'} 1 in 20).`)
     }
     print(smallest
-      ? `Smallest regression caught at least 19 times in 20: +${smallest.level} % CPU per request in ${TAXED}.`
+      ? `Smallest regression caught at least 19 times in 20: +${smallest.level} % ${gate.unit.replace('/req', ' per request')} in ${TAXED}.`
       : 'No level tried was caught 19 times in 20: try larger --levels.')
     return 0
   } finally {
@@ -100,8 +118,12 @@ async function main (argv, { stdout }) {
  * raised the alarm, on fixed's figure (`value`, `change`, `pValue`), and
  * fixed's measured cost (the taxed side's).
  */
+const cpuTax = (micros) => ['--cpu-tax', `${TAXED}=${micros.toFixed(3)}`]
+
 const GATES = {
   ci: {
+    unit: 'µs/req',
+    tax: cpuTax,
     script: [path.join(__dirname, '..'), '--mode', 'ci'],
     async setUp ({ extra, dir, print }) {
       const baselineFile = path.join(dir, 'baseline.json')
@@ -119,6 +141,8 @@ const GATES = {
     }
   },
   compare: {
+    unit: 'µs/req',
+    tax: cpuTax,
     script: [path.join(__dirname, '..', 'compare'), '--base', 'HEAD'],
     async setUp ({ extra }) {
       // Fixed's cost as the comparison measures it (side by side with its
@@ -142,6 +166,54 @@ const GATES = {
   }
 }
 
+/**
+ * The same two gates on instruction counts (--meter instructions): the
+ * verdict is the count's (result.instructions), the tax work in
+ * instructions. The stored baseline and the ci gate's clean runs load the
+ * tax's hook with no work, as the taxed runs load it with some: only the
+ * work differs. (bench:compare does the same on its base side.)
+ */
+const instructionTax = (instructions) => ['--instruction-tax', `${TAXED}=${Math.round(instructions)}`]
+const medianCount = (counts) => median(counts[TAXED].windows)
+const instructionVerdict = (result) => {
+  const { comparisons, failures } = result.instructions
+  const fixed = comparisons.find((c) => c.target === TAXED)
+  const others = comparisons.filter((c) => c.regressed && c.target !== TAXED).map((c) => `; ${c.target} ${c.verdict} (${signedPercent(c.change)})`)
+  return {
+    alarm: failures.length > 0,
+    what: `${TAXED} ${Math.round(fixed.base)} -> ${Math.round(fixed.head)} instructions, ${fixed.verdict}${others.join('')}`,
+    change: fixed.change,
+    pValue: fixed.pWorse
+  }
+}
+
+const INSTRUCTION_GATES = {
+  ci: {
+    unit: 'instructions/req',
+    tax: instructionTax,
+    cleanTax: instructionTax(0),
+    script: GATES.ci.script,
+    async setUp ({ extra, dir, print }) {
+      const baselineFile = path.join(dir, 'baseline.json')
+      const baseline = await gateRun(this, [...extra, ...this.cleanTax, '--json', baselineFile], baselineFile)
+      const cleanCost = this.costOf(baseline.result)
+      print(`baseline: ${TAXED} ${Math.round(cleanCost)} instructions/req (${baseline.seconds.toFixed(0)} s)`)
+      return { args: [...extra, '--baseline', baselineFile], cleanCost }
+    },
+    readRun: instructionVerdict,
+    costOf: (result) => medianCount(result.instructions.counts)
+  },
+  compare: {
+    unit: 'instructions/req',
+    tax: instructionTax,
+    script: GATES.compare.script,
+    setUp: GATES.compare.setUp,
+    readRun: instructionVerdict,
+    costOf: (result) => medianCount(result.instructions.counts.head),
+    baseCostOf: (result) => medianCount(result.instructions.counts.base)
+  }
+}
+
 // `count` runs of the gate with `args`: how many raised the alarm, how many
 // failed on something else, and the taxed target's measured change (the
 // median over the runs: against the clean cost for ci, against the run's
@@ -160,7 +232,7 @@ async function series (label, count, args, { gate, dir, print, cleanCost }) {
     if (!run.alarm && result.failures?.length) otherFailures++
     changes.push(gate.baseCostOf ? run.change : gate.costOf(result) / cleanCost - 1)
     if (gate.baseCostOf) baseCosts.push(gate.baseCostOf(result))
-    print(`  ${label.padEnd(7)} run ${String(i).padStart(2)}/${count}: ${run.what} ` +
+    print(`  ${label.padEnd(9)} run ${String(i).padStart(2)}/${count}: ${run.what} ` +
       `(${signedPercent(run.change)}, p = ${run.pValue.toPrecision(2)}) ${run.alarm ? 'ALARM' : 'quiet'}  ${seconds.toFixed(0)} s`)
   }
   return { alarms, otherFailures, measuredChange: changes.length ? median(changes) : null, baseCosts }

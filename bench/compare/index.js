@@ -16,9 +16,12 @@ const { describeHead } = require('../../tooling/git')
 const { signedPercent } = require('../../tooling/number-text')
 const { writeJson } = require('../../tooling/json-file')
 const { TARGETS } = require('../protocol/targets')
-const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseCpuTax, parseUserTarget, parseOutputs } = require('../protocol/options')
+const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseCpuTax, parseMeter, parseInstructionTax, parseUserTarget, parseOutputs } = require('../protocol/options')
 const { describeMachineAtStart, describeVersions } = require('../measure/machine')
 const { MAX_SIGN_FLIP_ROUNDS } = require('../judge/stats')
+const { judgeInstructions, INSTRUCTION_DEFAULTS } = require('../judge/instructions')
+const { countTargets, checkMeter, MeterUnavailable, V8_FLAGS, NOT_COUNTED, DEFAULTS: INSTRUCTION_PROTOCOL } = require('../measure/instructions')
+const { renderChanges } = require('../print/instructions')
 const { renderMachine } = require('../print/machine')
 const { resolveBase, checkOutBase } = require('./base-tree')
 const { runPairs } = require('./paired-run')
@@ -34,7 +37,9 @@ const DEFAULTS = {
   requests: 100,
   rounds: 12,
   maxRegression: 5,
-  alpha: 0.05
+  alpha: 0.05,
+  // With --meter instructions: the CPU rounds reported beside the count.
+  instructionsCpuRounds: 4
 }
 
 const USAGE = `Usage: npm run bench:compare -- [--base REF] [options]
@@ -74,11 +79,20 @@ Options:
                         the same for github-action-benchmark (smaller is better)
   --cpu-tax TARGET=US   add US microseconds of busy CPU to each request of the
                         head's TARGET (a regression made to order, to calibrate)
+  --meter instructions  gate on instructions per request, counted under
+                        valgrind (Linux), not on CPU time: base and head
+                        each in a fresh process, ${INSTRUCTION_PROTOCOL.windows} windows of ${INSTRUCTION_PROTOCOL.windowRequests} requests after
+                        ${INSTRUCTION_PROTOCOL.warmupRequests + INSTRUCTION_PROTOCOL.settleRequests}; --max-regression then defaults to ${INSTRUCTION_DEFAULTS.maxRegression * 100}, and the
+                        CPU rounds (default ${DEFAULTS.instructionsCpuRounds}) are reported beside it, not gated
+  --instruction-tax TARGET=N
+                        with --meter instructions: add N instructions of
+                        work to each request of the head's TARGET (to calibrate)
   --help                this text
 
-Only CPU per request gates (the server's own CPU time over its responses);
-req/s and p99 latency are reported beside it. Exit 0: no regression beyond
-the allowance; 1: a regression; 2: bad input.
+By default only CPU per request gates (the server's own CPU time over its
+responses); req/s and p99 latency are reported beside it. Exit 0: no
+regression beyond the allowance; 1: a regression; 2: bad input, or
+--meter instructions without valgrind.
 `
 
 /**
@@ -97,25 +111,32 @@ function parseOptions (argv) {
   if (new Set(targets).size !== targets.length) throw new UsageError('a target is named twice')
 
   const alpha = parseAlpha(values.alpha, DEFAULTS.alpha)
-  const { rounds, warmup, duration, connections, warmupRequests, requests } = parseLoad(values, DEFAULTS, { rounds: { min: 2, max: MAX_SIGN_FLIP_ROUNDS } })
+  const meter = parseMeter(values.meter)
+  const instructions = meter === 'instructions'
+  const loadDefaults = instructions ? { ...DEFAULTS, rounds: DEFAULTS.instructionsCpuRounds } : DEFAULTS
+  const { rounds, warmup, duration, connections, warmupRequests, requests } = parseLoad(values, loadDefaults, { rounds: { min: 2, max: MAX_SIGN_FLIP_ROUNDS } })
   const protocol = { targets, rounds, warmup, duration, connections, warmupRequests, requests }
   // The smallest p-value of the exact test is 1 / 2^rounds: below the
   // share of alpha each target gets, or no change could ever be shown.
+  // (With --meter instructions the CPU rounds are only reported.)
   const alphaPerTarget = alpha / targets.length
-  if (2 ** -protocol.rounds >= alphaPerTarget) {
+  if (!instructions && 2 ** -protocol.rounds >= alphaPerTarget) {
     const needed = Math.floor(Math.log2(1 / alphaPerTarget)) + 1
     throw new UsageError(`--rounds ${protocol.rounds} cannot show a change at alpha ${alpha} over ${targets.length} target(s): ` +
       `the exact test needs at least ${needed} rounds`)
   }
   checkConditionalWindow(targets, definitions, protocol)
   const cpuTax = Object.fromEntries(values['cpu-tax'].map((text) => parseCpuTax(text, targets)))
+  const instructionTax = Object.fromEntries(values['instruction-tax'].map((text) => parseInstructionTax(text, targets, meter)))
   return {
     base: values.base,
     protocol,
     definitions,
     cpuTax,
+    meter,
+    instructionTax,
     alpha,
-    maxRegression: numberOption('max-regression', values['max-regression'], DEFAULTS.maxRegression, { min: 0 }) / 100,
+    maxRegression: numberOption('max-regression', values['max-regression'], instructions ? INSTRUCTION_DEFAULTS.maxRegression * 100 : DEFAULTS.maxRegression, { min: 0 }) / 100,
     outputs: parseOutputs(values)
   }
 }
@@ -134,6 +155,7 @@ function parseRepoTarget (text) {
 async function main (argv, { stdout, stderr }) {
   const options = parseOptions(argv)
   const { protocol, definitions } = options
+  const valgrind = options.meter === 'instructions' ? meterOrUsageError() : null
   const print = (text = '') => stdout.write(text + '\n')
   const head = describeHead()
   const baseCommit = resolveBase(options.base)
@@ -174,7 +196,10 @@ async function main (argv, { stdout, stderr }) {
       if (err.side === 'base') throw new UsageError(err.message)
       throw err
     }
+    const instructions = valgrind && await countBoth(options, { trees: { base: checkout.dir, head: ROOT }, valgrind, print, width })
+    // With --meter instructions, CPU is reported, not gated.
     const verdict = judgePairs(pairs, { targets: protocol.targets, alpha: options.alpha, maxRegression: options.maxRegression })
+    if (instructions) verdict.failures = instructions.failures
     const result = {
       base,
       head,
@@ -187,9 +212,15 @@ async function main (argv, { stdout, stderr }) {
       started,
       finished: new Date().toISOString(),
       pairs,
-      ...verdict
+      ...verdict,
+      ...(instructions ? { instructions } : {})
     }
     print()
+    if (instructions) {
+      print(renderChanges(instructions, render.cpuBySide(result)))
+      print()
+      print(`CPU per request over ${protocol.rounds} paired rounds, reported beside the count (not gated):`)
+    }
     print(render.renderTable(result))
     print()
     writeOutputs(result, options.outputs)
@@ -204,6 +235,35 @@ async function main (argv, { stdout, stderr }) {
     process.off('SIGTERM', onSignal)
     checkout.remove()
   }
+}
+
+// The meter, or exit 2 saying what it needs.
+function meterOrUsageError () {
+  try {
+    return checkMeter().valgrind
+  } catch (err) {
+    if (err instanceof MeterUnavailable) throw new UsageError(err.message)
+    throw err
+  }
+}
+
+// Every target counted from both trees (the head's taxed where asked) and
+// judged: judgeInstructions's verdict with the meter's settings and the
+// counts.
+async function countBoth (options, { trees, valgrind, print, width }) {
+  const { protocol, definitions } = options
+  print()
+  const counts = await countTargets(protocol.targets, definitions, {
+    trees,
+    taxes: options.instructionTax,
+    taxedSide: 'head',
+    onCount: ({ side, target, windows, seconds }) => print(`  instructions  ${target.padEnd(width)}  ${side.padEnd(4)}  ` +
+      `${windows.map((w) => Math.round(w).toLocaleString('en-US')).join(' ')} per request  (${seconds.toFixed(0)} s)`)
+  })
+  const windowsOf = (side) => Object.fromEntries(Object.entries(counts[side]).map(([target, { windows }]) => [target, windows]))
+  const verdict = judgeInstructions({ base: windowsOf('base'), head: windowsOf('head') }, { targets: protocol.targets, alpha: options.alpha, maxRegression: options.maxRegression })
+  const meter = { node: process.version, valgrind, v8Flags: V8_FLAGS, notCounted: NOT_COUNTED, protocol: INSTRUCTION_PROTOCOL }
+  return { meter, counts, tax: options.instructionTax, notes: [], alpha: options.alpha, ...verdict }
 }
 
 function writeOutputs (result, { markdown, json, bencherJson, githubBenchmarkJson }) {

@@ -10,6 +10,7 @@ const { toBencherMetricFormat, toGithubBenchmark } = require('../print/ci-format
 const { decimal } = require('../print/numbers')
 const { textTable, markdownTable } = require('../print/table')
 const { METRICS, intervalText } = require('./verdict')
+const { renderChangesMarkdown } = require('../print/instructions')
 
 const short = (commit) => commit.slice(0, 10)
 
@@ -71,6 +72,12 @@ function readingNotes ({ alpha, alphaPerTarget, maxRegression, comparisons }) {
  */
 function renderVerdict (result) {
   if (result.failures.length > 0) return `bench:compare: REGRESSION\n${result.failures.map((f) => `  - ${f}`).join('\n')}`
+  if (result.instructions) {
+    const changed = result.instructions.comparisons.filter((c) => !c.verdict.startsWith('within'))
+    const allowance = `${signedPercent(result.maxRegression)} in instructions per request`
+    if (changed.length === 0) return `bench:compare: no change of ${allowance.replace('+', '±')}`
+    return `bench:compare: no regression of ${allowance} (${changed.map((c) => `${c.target}: ${c.verdict}`).join('; ')})`
+  }
   const changed = result.comparisons.filter((c) => c.verdict !== 'no significant change')
   if (changed.length === 0) return 'bench:compare: no significant change'
   return `bench:compare: no regression beyond ${signedPercent(result.maxRegression)} (${changed.map((c) => `${c.target}: ${c.verdict}`).join('; ')})`
@@ -96,6 +103,9 @@ function renderMarkdown (result) {
     `**${verdict[0].replace('bench:compare: ', '')}**`,
     ...verdict.slice(1).map((line) => line.replace(/^ {2}- /, '- ')),
     '',
+    ...(result.instructions
+      ? ['#### Instructions per request (gated)', '', ...renderChangesMarkdown(result.instructions, cpuBySide(result)), '', '#### CPU per request (reported beside, not gated)', '']
+      : []),
     ...table,
     '',
     ...readingNotes(result).join(' ').split('\n'),
@@ -134,8 +144,13 @@ function toGithubBenchmarkJson (result) {
   return entries
 }
 
+// Each target's median CPU per request on both sides, from the paired rounds.
+function cpuBySide ({ comparisons }) {
+  return Object.fromEntries(comparisons.map((c) => [c.target, { base: c.metrics.cpuMicrosPerRequest.base, head: c.metrics.cpuMicrosPerRequest.head }]))
+}
+
 function headSide ({ pairs, comparisons }) {
   return { runs: pairs.map((pair) => pair.head), summaries: comparisons.map(({ target }) => ({ target })), ratios: [] }
 }
 
-module.exports = { renderTrees, renderProtocol, renderTable, renderVerdict, renderMarkdown, toBencherJson, toGithubBenchmarkJson }
+module.exports = { renderTrees, renderProtocol, renderTable, renderVerdict, renderMarkdown, cpuBySide, toBencherJson, toGithubBenchmarkJson }

@@ -251,4 +251,4 @@ function boundary (values, isAbove) {
   return (below + above) / 2
 }
 
-module.exports = { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, pairedChange, signFlipPValue, signedRankPValue, MAX_SIGN_FLIP_ROUNDS, spread, summarizeTargets, medianRound }
+module.exports = { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, binomial, pairedChange, signFlipPValue, signedRankPValue, MAX_SIGN_FLIP_ROUNDS, spread, summarizeTargets, medianRound }

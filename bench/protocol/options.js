@@ -21,6 +21,8 @@ const PROTOCOL_OPTIONS = {
   rounds: { type: 'string' },
   alpha: { type: 'string' },
   'cpu-tax': { type: 'string', multiple: true, default: [] },
+  meter: { type: 'string', default: 'cpu' },
+  'instruction-tax': { type: 'string', multiple: true, default: [] },
   json: { type: 'string' },
   markdown: { type: 'string' },
   'bencher-json': { type: 'string' },
@@ -100,10 +102,29 @@ function parseCpuTax (text, targets) {
   return [match[1], Number(match[2])]
 }
 
+// --meter: what a gate reads, CPU time (the default) or instructions
+// counted under valgrind (bench/measure/instructions.js).
+const METERS = ['cpu', 'instructions']
+function parseMeter (text) {
+  if (!METERS.includes(text)) throw new UsageError(`--meter must be one of ${METERS.join(', ')}, got "${text}"`)
+  return text
+}
+
+// --instruction-tax TARGET=INSTRUCTIONS, for a target of this run, with
+// --meter instructions. Returns [target, instructions]; 0 loads the tax's
+// hook with no work (what a calibration's clean side gets).
+function parseInstructionTax (text, targets, meter) {
+  const match = /^([^=]+)=([0-9]+)$/.exec(text)
+  if (!match) throw new UsageError(`--instruction-tax wants TARGET=INSTRUCTIONS (a whole number), got "${text}"`)
+  if (meter !== 'instructions') throw new UsageError('--instruction-tax taxes the instruction count: it needs --meter instructions')
+  if (!targets.includes(match[1])) throw new UsageError(`--instruction-tax ${match[1]}: not a target of this run`)
+  return [match[1], Number(match[2])]
+}
+
 // The files a run's results go to: { json, markdown, bencherJson,
 // githubBenchmarkJson }, each a path or undefined.
 function parseOutputs (values) {
   return { json: values.json, markdown: values.markdown, bencherJson: values['bencher-json'], githubBenchmarkJson: values['github-benchmark-json'] }
 }
 
-module.exports = { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseUserTarget, parseCpuTax, parseOutputs }
+module.exports = { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseUserTarget, parseCpuTax, parseMeter, parseInstructionTax, parseOutputs }

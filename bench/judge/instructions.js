@@ -1,0 +1,109 @@
+'use strict'
+
+// The instruction gates' judgement (bench:compare --meter instructions,
+// and bench's --meter instructions --baseline FILE): per target, the
+// windows of a base (the base commit's, or a stored run's) against the
+// head's, each window a count of instructions per request
+// (bench/measure/instructions.js). Pure functions, tested in
+// test/instruction-meter.test.js.
+
+const { median, permutationPValue, binomial } = require('./stats')
+const { signedPercent } = require('../../tooling/number-text')
+
+// The defaults of both gates: fail at +0.5 % (the count of the same code
+// moves by up to about 0.3 % between windows and processes: the allowance
+// keeps that out, the test below keeps a lucky window out), with a
+// false-alarm rate of 0.05 split over the targets.
+const INSTRUCTION_DEFAULTS = { maxRegression: 0.005, alpha: 0.05 }
+
+/**
+ * The verdict on each target of `targets` from `base` and `head` ({ target:
+ * [instructions per request, one per window] }). A target's change is the
+ * head's median over the base's, minus one; `pWorse` (`pBetter`) is the
+ * one-sided p-value of an exact permutation test of the two sides'
+ * windows: how often a split of all the windows into groups of those sizes
+ * puts the head's mean as far above (below) the base's. With `alpha` split
+ * evenly over the targets (Bonferroni) and the allowance `maxRegression`
+ * (0.005 = 0.5 %), a target
+ * - REGRESSED (the run fails) when its change reaches the allowance and is
+ *   significant;
+ * - is 'cheaper' when its change reaches the allowance the other way and
+ *   is significant;
+ * - is 'within ±allowance' when its change is smaller: windows of one
+ *   process agree more closely than two processes of the same code do
+ *   (about 0.2 % apart, measured), so a significant change that small
+ *   says as much about the processes as about the code;
+ * - else 'cannot tell' (a change beyond the allowance the windows are too
+ *   spread to confirm, or too few windows for any p-value under its share).
+ * Returns { alphaPerTarget, maxRegression, comparisons: [{ target, base,
+ * head, change, spread, pWorse, pBetter, verdict, regressed }], failures:
+ * [sentence] }.
+ */
+function judgeInstructions ({ base, head }, { targets, alpha = INSTRUCTION_DEFAULTS.alpha, maxRegression = INSTRUCTION_DEFAULTS.maxRegression }) {
+  const alphaPerTarget = alpha / Math.max(1, targets.length)
+  const comparisons = targets.map((target) => {
+    const before = base[target]
+    const after = head[target]
+    const change = median(after) / median(before) - 1
+    const pWorse = permutationPValue(after, before)
+    const pBetter = permutationPValue(before, after)
+    const resolvable = 1 / binomial(before.length + after.length, after.length) < alphaPerTarget
+    let verdict
+    if (Math.abs(change) < maxRegression) verdict = `within ±${(maxRegression * 100).toFixed(1)} %`
+    else if (resolvable && change > 0 && pWorse < alphaPerTarget) verdict = 'REGRESSION'
+    else if (resolvable && change < 0 && pBetter < alphaPerTarget) verdict = 'cheaper'
+    else verdict = 'cannot tell'
+    return {
+      target,
+      base: median(before),
+      head: median(after),
+      change,
+      spread: Math.max(relativeSpread(before), relativeSpread(after)),
+      pWorse,
+      pBetter,
+      verdict,
+      regressed: verdict === 'REGRESSION'
+    }
+  })
+  const failures = comparisons.filter((c) => c.regressed).map((c) =>
+    `${c.target}: instructions per request ${signedPercent(c.change)} (${Math.round(c.base).toLocaleString('en-US')} -> ` +
+    `${Math.round(c.head).toLocaleString('en-US')}), p = ${c.pWorse.toPrecision(2)} over ${base[c.target].length} + ${head[c.target].length} windows: ` +
+    `significant, and at least the ${signedPercent(maxRegression)} allowance`)
+  return { alphaPerTarget, maxRegression, comparisons, failures }
+}
+
+// The largest window over the smallest, minus one.
+function relativeSpread (values) {
+  return Math.max(...values) / Math.min(...values) - 1
+}
+
+/**
+ * Whether a stored run (`baseline.instructions.meter`) can be compared
+ * with this one (`meter`): both { node, valgrind, v8Flags, protocol }.
+ * Throws an Error saying why not where the count would not be the same
+ * quantity: another Node line (another V8), other V8 flags, another
+ * protocol. Returns notes for what may move the count without making it
+ * another quantity: another Node release of the same line, another
+ * valgrind.
+ */
+function checkInstructionBaseline (stored, meter) {
+  const line = (version) => version.replace(/^v/, '').split('.')[0]
+  if (line(stored.node) !== line(meter.node)) {
+    throw new Error(`the baseline counted instructions on Node ${stored.node}, this is Node ${meter.node}: another V8, ` +
+      `so another count. Make a baseline on Node ${line(meter.node)} (--json FILE on a clean run) and compare with that`)
+  }
+  if (stored.v8Flags.join(' ') !== meter.v8Flags.join(' ')) {
+    throw new Error(`the baseline ran V8 with other flags (${stored.v8Flags.join(' ')}): make a new baseline`)
+  }
+  for (const key of Object.keys(meter.protocol)) {
+    if (stored.protocol[key] !== meter.protocol[key]) {
+      throw new Error(`the baseline was counted with another protocol (${key} ${stored.protocol[key]}, now ${meter.protocol[key]}): make a new baseline`)
+    }
+  }
+  const notes = []
+  if (stored.node !== meter.node) notes.push(`the baseline is from Node ${stored.node}, this is ${meter.node}: a V8 patch can move the count`)
+  if (stored.valgrind !== meter.valgrind) notes.push(`the baseline was counted by valgrind ${stored.valgrind}, this is ${meter.valgrind}`)
+  return notes
+}
+
+module.exports = { judgeInstructions, checkInstructionBaseline, INSTRUCTION_DEFAULTS }

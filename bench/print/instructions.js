@@ -1,0 +1,93 @@
+'use strict'
+
+// The instruction meter's figures, for a terminal and as Markdown: each
+// target's instructions per request, with CPU per request beside it (what
+// a user pays; the count says whether the code changed), and, against a
+// base, the change and its verdict (bench/judge/instructions.js).
+
+const { signedPercent } = require('../../tooling/number-text')
+const { decimal } = require('./numbers')
+const { textTable, markdownTable } = require('./table')
+
+const count = (value) => value === null || value === undefined ? 'n/a' : Math.round(value).toLocaleString('en-US')
+const percent = (value) => `${(value * 100).toFixed(2)} %`
+
+// What the meter is and is not, in two lines.
+function describeMeter ({ node, valgrind, protocol }) {
+  return [
+    `Instructions per request: callgrind (valgrind ${valgrind}), Node ${node}, V8 set to repeat itself; ${protocol.warmupRequests} + ${protocol.settleRequests} requests ` +
+      `before ${protocol.windows} windows of ${protocol.windowRequests}, one request at a time (slow: after ${protocol.leakingWarmupRequests}, windows of ${protocol.leakingWindowRequests}).`,
+    'Not counted: JIT compilation, garbage collection, the kernel (system calls, network), cache misses, waiting: CPU per request sees those.'
+  ]
+}
+
+/**
+ * Each target's count alone: `counts` ({ target: { windows } }) and the
+ * CPU per request measured beside it (`cpu`: { target: micros }).
+ */
+const COUNT_COLUMNS = [
+  { title: 'target', value: (row) => row.target, align: 'left' },
+  { title: 'instructions/req', value: (row) => count(row.median) },
+  { title: 'windows spread', value: (row) => percent(row.spread) },
+  { title: 'CPU µs/req', value: (row) => decimal(row.cpu) }
+]
+
+function countRows (counts, cpu = {}) {
+  return Object.entries(counts).map(([target, { windows }]) => {
+    const sorted = [...windows].sort((a, b) => a - b)
+    const middle = sorted.length >> 1
+    const median = sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    return { target, median, spread: sorted.at(-1) / sorted[0] - 1, cpu: cpu[target] ?? null }
+  })
+}
+
+/**
+ * Against a base: judgeInstructions's comparisons, with the CPU per request
+ * of both sides beside them (`cpu`: { target: { base, head } }).
+ */
+const CHANGE_COLUMNS = [
+  { title: 'target', value: (c) => c.target, align: 'left' },
+  { title: 'instructions/req base -> head', value: (c) => `${count(c.base)} -> ${count(c.head)}` },
+  { title: 'change', value: (c) => signedPercent(c.change) },
+  { title: 'windows spread', value: (c) => percent(c.spread) },
+  { title: 'p', value: (c) => (c.change >= 0 ? c.pWorse : c.pBetter).toPrecision(2) },
+  { title: 'CPU µs/req base -> head', value: (c) => c.cpu ? `${decimal(c.cpu.base)} -> ${decimal(c.cpu.head)}` : 'n/a' },
+  { title: 'verdict', value: (c) => c.verdict, align: 'left' }
+]
+
+function withCpu (comparisons, cpu = {}) {
+  return comparisons.map((c) => ({ ...c, cpu: cpu[c.target] ?? null }))
+}
+
+function readingNote ({ alpha, alphaPerTarget, maxRegression }, windows) {
+  return `Figures are medians over the windows; p = one-sided exact permutation test of the ${windows} windows of each side ` +
+    `(alpha ${alpha} over the targets, ${alphaPerTarget.toPrecision(2)} each); a REGRESSION is significant and at least ${signedPercent(maxRegression)}.`
+}
+
+function renderCounts (instructions, cpu) {
+  return [...describeMeter(instructions.meter), '', textTable(COUNT_COLUMNS, countRows(instructions.counts, cpu))].join('\n')
+}
+
+function renderChanges (instructions, cpu) {
+  return [
+    ...describeMeter(instructions.meter),
+    '',
+    textTable(CHANGE_COLUMNS, withCpu(instructions.comparisons, cpu)),
+    '',
+    readingNote(instructions, instructions.meter.protocol.windows),
+    ...instructions.notes.map((note) => `Note: ${note}.`)
+  ].join('\n')
+}
+
+function renderChangesMarkdown (instructions, cpu) {
+  const table = markdownTable(CHANGE_COLUMNS, withCpu(instructions.comparisons, cpu), {
+    title: (col) => col.title.replace('->', '→'),
+    cell: (col, c) => {
+      const text = col.value(c).replace(/->/g, '→')
+      return col.title === 'verdict' && c.regressed ? `**${text}**` : text
+    }
+  })
+  return [...table, '', readingNote(instructions, instructions.meter.protocol.windows), '', ...describeMeter(instructions.meter).join(' ').split('\n')]
+}
+
+module.exports = { describeMeter, renderCounts, renderChanges, renderChangesMarkdown, countRows }
