@@ -15,7 +15,7 @@ const { runComparison } = require('./measure/rounds')
 const { describeMachineAtStart, describeVersions } = require('./measure/machine')
 const { evaluateRun } = require('./judge/evaluate')
 const { judgeInstructions, checkInstructionBaseline, INSTRUCTION_DEFAULTS } = require('./judge/instructions')
-const { countTargets, checkMeter, MeterUnavailable, V8_FLAGS, NOT_COUNTED, DEFAULTS: INSTRUCTION_PROTOCOL } = require('./measure/instructions')
+const { countTargets, checkMeter, describeMeter } = require('./measure/instructions')
 const { renderCounts, renderChanges } = require('./print/instructions')
 const { ROOT } = require('../tooling/repo')
 const { UsageError } = require('../tooling/command')
@@ -29,7 +29,7 @@ async function main (argv, { stdout, stderr }) {
   const counting = options.meter === 'instructions'
   // Before anything runs: the meter is there, the baseline is one it can
   // compare with.
-  const meter = counting ? { node: process.version, valgrind: meterOrUsageError(), v8Flags: V8_FLAGS, notCounted: NOT_COUNTED, protocol: INSTRUCTION_PROTOCOL } : null
+  const meter = counting ? describeMeter(checkMeter().valgrind, options.protocol) : null
   const baseline = options.baseline ? readBaseline(options.baseline, meter) : null
   const { protocol } = options
   const progress = Boolean(stderr.isTTY) && !process.env.CI
@@ -106,16 +106,6 @@ function readBaseline (file, meter) {
   return baseline
 }
 
-// The meter's valgrind version, or exit 2 saying what it needs.
-function meterOrUsageError () {
-  try {
-    return checkMeter().valgrind
-  } catch (err) {
-    if (err instanceof MeterUnavailable) throw new UsageError(err.message)
-    throw err
-  }
-}
-
 // The instruction counts of the run's instruction targets and, with a
 // baseline, their verdict against its counts: { meter, counts, tax,
 // notes, and judgeInstructions's alphaPerTarget, comparisons, failures }.
@@ -125,6 +115,7 @@ async function countAndJudge (options, { meter, baseline, stdout, width }) {
     trees: { head: ROOT },
     taxes: options.instructionTax,
     taxedSide: 'head',
+    protocol: meter.protocol,
     onCount: ({ target, windows, seconds }) => stdout.write(`  instructions  ${target.padEnd(width)}  ` +
       `${windows.map((w) => Math.round(w).toLocaleString('en-US')).join(' ')} per request  (${seconds.toFixed(0)} s)\n`)
   })).head

@@ -35,3 +35,12 @@ t.test('the workflow, .ci/run, .nvmrc and engines name the same Node lines', asy
   const engineLines = require('../package.json').engines.node.split('||').map((range) => Number(/\^(\d+)\./.exec(range)[1]))
   t.same(engineLines, testedByCiRun, 'engines admits the tested lines, and no other')
 })
+
+t.test('the stored instruction baseline was counted on the Node release its gates run on', async (t) => {
+  const mainRelease = /^MAIN_LINE=([\d.]+)$/m.exec(read('.ci/run'))[1]
+  t.match(read('.ci/run'), /--meter instructions --baseline \.ci\/instructions-baseline\.json/, '.ci/run gates on it')
+  t.match(read(WORKFLOW), new RegExp(`node-version: ${mainRelease.replace(/\./g, '\\.')}\n[^]*--meter instructions --baseline \\.ci/instructions-baseline\\.json`), 'the workflow too, on the same release')
+  const baseline = JSON.parse(read('.ci/instructions-baseline.json'))
+  t.equal(baseline.instructions.meter.node, `v${mainRelease}`, `counted on Node ${mainRelease}`)
+  t.same(Object.keys(baseline.instructions.counts), ['fixed', 'fixed-304', 'fast'], 'the gate\'s three targets')
+})

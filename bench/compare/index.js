@@ -20,7 +20,7 @@ const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTa
 const { describeMachineAtStart, describeVersions } = require('../measure/machine')
 const { MAX_SIGN_FLIP_ROUNDS } = require('../judge/stats')
 const { judgeInstructions, INSTRUCTION_DEFAULTS } = require('../judge/instructions')
-const { countTargets, checkMeter, MeterUnavailable, V8_FLAGS, NOT_COUNTED, DEFAULTS: INSTRUCTION_PROTOCOL } = require('../measure/instructions')
+const { countTargets, checkMeter, describeMeter, DEFAULTS: INSTRUCTION_PROTOCOL } = require('../measure/instructions')
 const { renderChanges } = require('../print/instructions')
 const { renderMachine } = require('../print/machine')
 const { resolveBase, checkOutBase } = require('./base-tree')
@@ -155,7 +155,7 @@ function parseRepoTarget (text) {
 async function main (argv, { stdout, stderr }) {
   const options = parseOptions(argv)
   const { protocol, definitions } = options
-  const valgrind = options.meter === 'instructions' ? meterOrUsageError() : null
+  const meter = options.meter === 'instructions' ? describeMeter(checkMeter().valgrind, protocol) : null
   const print = (text = '') => stdout.write(text + '\n')
   const head = describeHead()
   const baseCommit = resolveBase(options.base)
@@ -196,7 +196,7 @@ async function main (argv, { stdout, stderr }) {
       if (err.side === 'base') throw new UsageError(err.message)
       throw err
     }
-    const instructions = valgrind && await countBoth(options, { trees: { base: checkout.dir, head: ROOT }, valgrind, print, width })
+    const instructions = meter && await countBoth(options, { trees: { base: checkout.dir, head: ROOT }, meter, print, width })
     // With --meter instructions, CPU is reported, not gated.
     const verdict = judgePairs(pairs, { targets: protocol.targets, alpha: options.alpha, maxRegression: options.maxRegression })
     if (instructions) verdict.failures = instructions.failures
@@ -237,32 +237,22 @@ async function main (argv, { stdout, stderr }) {
   }
 }
 
-// The meter, or exit 2 saying what it needs.
-function meterOrUsageError () {
-  try {
-    return checkMeter().valgrind
-  } catch (err) {
-    if (err instanceof MeterUnavailable) throw new UsageError(err.message)
-    throw err
-  }
-}
-
 // Every target counted from both trees (the head's taxed where asked) and
 // judged: judgeInstructions's verdict with the meter's settings and the
 // counts.
-async function countBoth (options, { trees, valgrind, print, width }) {
+async function countBoth (options, { trees, meter, print, width }) {
   const { protocol, definitions } = options
   print()
   const counts = await countTargets(protocol.targets, definitions, {
     trees,
     taxes: options.instructionTax,
     taxedSide: 'head',
+    protocol: meter.protocol,
     onCount: ({ side, target, windows, seconds }) => print(`  instructions  ${target.padEnd(width)}  ${side.padEnd(4)}  ` +
       `${windows.map((w) => Math.round(w).toLocaleString('en-US')).join(' ')} per request  (${seconds.toFixed(0)} s)`)
   })
   const windowsOf = (side) => Object.fromEntries(Object.entries(counts[side]).map(([target, { windows }]) => [target, windows]))
   const verdict = judgeInstructions({ base: windowsOf('base'), head: windowsOf('head') }, { targets: protocol.targets, alpha: options.alpha, maxRegression: options.maxRegression })
-  const meter = { node: process.version, valgrind, v8Flags: V8_FLAGS, notCounted: NOT_COUNTED, protocol: INSTRUCTION_PROTOCOL }
   return { meter, counts, tax: options.instructionTax, notes: [], alpha: options.alpha, ...verdict }
 }
 

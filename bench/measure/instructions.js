@@ -30,6 +30,7 @@ const path = require('node:path')
 const http = require('node:http')
 const { execFile, execFileSync } = require('node:child_process')
 const { startTarget } = require('../../tooling/target-process')
+const { UsageError } = require('../../tooling/command')
 const { stdoutFile, removeStdoutFile } = require('./load')
 
 /**
@@ -98,7 +99,8 @@ const WINDOW_TRIES = 3
 // the other side, so that the hook's own cost is on both.
 const WORK_TAX = path.join(__dirname, 'work-tax.js')
 
-class MeterUnavailable extends Error {}
+// A usage error to the commands: exit 2, saying what is missing.
+class MeterUnavailable extends UsageError {}
 
 /**
  * What the meter runs on: { valgrind: version } where valgrind and vgdb
@@ -136,6 +138,9 @@ function checkMeter ({ platform = process.platform, ptraceScopeFile = '/proc/sys
 async function countInstructions (entry, { env = {}, nodeArgs = [], headers = {}, conditional = false, stdout, cwd, label = 'target', protocol = DEFAULTS } = {}) {
   const started = Date.now()
   const file = stdoutFile(stdout, `instructions-${label}`)
+  // NODE_OPTIONS emptied: what the count depends on is V8_FLAGS and the
+  // target's own (a test runner's loader, say, would be counted too).
+  env = { ...env, NODE_OPTIONS: '' }
   const server = await startTarget(entry, { env, nodeArgs: [...V8_FLAGS, ...nodeArgs], stdout: file, cwd, wrapper: ['valgrind', ...VALGRIND_ARGS], startTimeoutMs: START_TIMEOUT_MS })
   // vgdb finds the process by a name made of its USER and HOST, as the
   // server saw them.
@@ -168,6 +173,22 @@ async function countInstructions (entry, { env = {}, nodeArgs = [], headers = {}
     client.close()
     await server.stop()
     removeStdoutFile(file)
+  }
+}
+
+/**
+ * What a count depends on, recorded with it (a stored baseline is checked
+ * against it): Node, valgrind's version (`valgrind`), V8's flags, what is
+ * not counted, and the protocol, slow's part of it from the load's own
+ * `warmupRequests` and `requests` (`load`), as the CPU meter measures it.
+ */
+function describeMeter (valgrind, load) {
+  return {
+    node: process.version,
+    valgrind,
+    v8Flags: V8_FLAGS,
+    notCounted: NOT_COUNTED,
+    protocol: { ...DEFAULTS, leakingWarmupRequests: load.warmupRequests, leakingWindowRequests: Math.max(1, Math.floor(load.requests / DEFAULTS.windows)) }
   }
 }
 
@@ -294,4 +315,4 @@ function readOrNull (file) {
   }
 }
 
-module.exports = { countTargets, countInstructions, checkMeter, parseCallgrindStatus, checkWindow, MeterUnavailable, V8_FLAGS, NOT_COUNTED, DEFAULTS }
+module.exports = { countTargets, countInstructions, checkMeter, describeMeter, parseCallgrindStatus, checkWindow, MeterUnavailable, V8_FLAGS, NOT_COUNTED, DEFAULTS }
