@@ -10,6 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { spawnServer } = require('./spawn-server')
+const { readTextOrNull } = require('./text-file')
 const { SYNCHRONOUS_FILE_FLAGS, NO_SYNCHRONOUS_FILE } = require('./synchronous-file')
 
 const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond()
@@ -85,8 +86,8 @@ function ask (child, type, fields = {}, timeoutMs = USAGE_TIMEOUT_MS) {
 // and 15, in clock ticks), and the peak resident set (VmHWM) from .../status.
 // Null where there is no such file.
 function readProc (procRoot, pid) {
-  const stat = readFile(path.join(procRoot, String(pid), 'stat'))
-  const status = readFile(path.join(procRoot, String(pid), 'status'))
+  const stat = readTextOrNull(path.join(procRoot, String(pid), 'stat'))
+  const status = readTextOrNull(path.join(procRoot, String(pid), 'status'))
   if (stat === null || status === null) return null
   // The command name (field 2) may hold spaces; count fields after its ')'.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
@@ -120,16 +121,8 @@ function childrenOf (procRoot, pid) {
   } catch {
     return []
   }
-  return threads.flatMap((tid) => (readFile(path.join(procRoot, String(pid), 'task', tid, 'children')) ?? '')
+  return threads.flatMap((tid) => (readTextOrNull(path.join(procRoot, String(pid), 'task', tid, 'children')) ?? '')
     .split(' ').filter(Boolean).map(Number))
-}
-
-function readFile (file) {
-  try {
-    return fs.readFileSync(file, 'utf8')
-  } catch {
-    return null
-  }
 }
 
 function clockTicksPerSecond () {

@@ -13,6 +13,7 @@ const { spawnSync } = require('node:child_process')
 const { ROOT } = require('../../tooling/repo')
 const { UsageError } = require('../../tooling/command')
 const { git } = require('../../tooling/git')
+const { readTextOrNull } = require('../../tooling/text-file')
 
 // Installs of a base whose lockfile differs from the head's, one folder per
 // lockfile (by its SHA-256), kept for the next comparison with that base.
@@ -93,7 +94,7 @@ function checkOutBase (commit, { root = ROOT, log = () => {} } = {}) {
 function installDependencies (dir, root, log) {
   // A node_modules the commit itself holds (a link, say) gives way to the install.
   fs.rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true })
-  const lockfile = (tree) => readOrNull(path.join(tree, 'package-lock.json'))
+  const lockfile = (tree) => readTextOrNull(path.join(tree, 'package-lock.json'))
   const baseLock = lockfile(dir)
   if (baseLock === null) throw new UsageError('the base has no package-lock.json: it cannot be installed as CI installs it (npm ci)')
   if (baseLock === lockfile(root)) {
@@ -119,14 +120,6 @@ function installDependencies (dir, root, log) {
   }
   fs.symlinkSync(path.join(cached, 'node_modules'), path.join(dir, 'node_modules'), 'junction')
   return install
-}
-
-function readOrNull (file) {
-  try {
-    return fs.readFileSync(file, 'utf8')
-  } catch {
-    return null
-  }
 }
 
 module.exports = { resolveBase, checkOutBase }

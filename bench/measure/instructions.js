@@ -24,13 +24,13 @@
 // never the kernel (system calls, the network stack), cache misses or any
 // waiting. CPU time sees all of those.
 
-const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const http = require('node:http')
 const { execFile, execFileSync } = require('node:child_process')
 const { startTarget } = require('../../tooling/target-process')
 const { UsageError } = require('../../tooling/command')
+const { readTextOrNull } = require('../../tooling/text-file')
 const { stdoutFile, removeStdoutFile } = require('./load')
 
 /**
@@ -118,7 +118,7 @@ function checkMeter ({ platform = process.platform, ptraceScopeFile = '/proc/sys
   } catch {
     throw new MeterUnavailable('the instruction meter needs valgrind and its vgdb: install valgrind (apt-get install valgrind)')
   }
-  const scope = readOrNull(ptraceScopeFile)
+  const scope = readTextOrNull(ptraceScopeFile)
   if (scope !== null && scope.trim() !== '0') {
     throw new MeterUnavailable(`vgdb cannot wake a server waiting for requests while kernel.yama.ptrace_scope is ${scope.trim()}: ` +
       'run "sudo sysctl -w kernel.yama.ptrace_scope=0" first')
@@ -305,14 +305,6 @@ function runVgdb (pid, command, env) {
       else resolve(stdout)
     })
   })
-}
-
-function readOrNull (file) {
-  try {
-    return fs.readFileSync(file, 'utf8')
-  } catch {
-    return null
-  }
 }
 
 module.exports = { countTargets, countInstructions, checkMeter, describeMeter, parseCallgrindStatus, checkWindow, MeterUnavailable, V8_FLAGS, NOT_COUNTED, DEFAULTS }
