@@ -61,7 +61,7 @@ async function main (argv, { stdout, stderr }) {
   if (results.warnings.length > 0) stdout.write(`Note:\n${results.warnings.map((w) => `  - ${w}`).join('\n')}\n\n`)
   if (counting) {
     const cpu = Object.fromEntries(results.summaries.map((s) => [s.target, s.cpuMicrosPerRequest]))
-    stdout.write((baseline ? renderChanges(results.instructions, withBaselineCpu(cpu, baseline)) : renderCounts(results.instructions, cpu)) + '\n\n')
+    stdout.write((baseline ? renderChanges(results.instructions, withBaselineCpu(cpu, baseline), ['baseline', 'now']) : renderCounts(results.instructions, cpu)) + '\n\n')
   }
 
   if (options.json) writeJson(options.json, results)

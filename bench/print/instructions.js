@@ -42,18 +42,21 @@ function countRows (counts, cpu = {}) {
 }
 
 /**
- * Against a base: judgeInstructions's comparisons, with the CPU per request
- * of both sides beside them (`cpu`: { target: { base, head } }).
+ * Against a base (`sides` names the two: the base commit and the head, or
+ * a stored run and this one): judgeInstructions's comparisons, with the
+ * CPU per request of both sides beside them (`cpu`: { target: { base,
+ * head } }).
  */
-const CHANGE_COLUMNS = [
+const changeColumns = ([base, head]) => [
   { title: 'target', value: (c) => c.target, align: 'left' },
-  { title: 'instructions/req base -> head', value: (c) => `${count(c.base)} -> ${count(c.head)}` },
+  { title: `instructions/req ${base} -> ${head}`, value: (c) => `${count(c.base)} -> ${count(c.head)}` },
   { title: 'change', value: (c) => signedPercent(c.change) },
   { title: 'windows spread', value: (c) => percent(c.spread) },
   { title: 'p', value: (c) => (c.change >= 0 ? c.pWorse : c.pBetter).toPrecision(2) },
-  { title: 'CPU µs/req base -> head', value: (c) => c.cpu ? `${decimal(c.cpu.base)} -> ${decimal(c.cpu.head)}` : 'n/a' },
+  { title: `CPU µs/req ${base} -> ${head}`, value: (c) => c.cpu ? `${decimal(c.cpu.base)} -> ${decimal(c.cpu.head)}` : 'n/a' },
   { title: 'verdict', value: (c) => c.verdict, align: 'left' }
 ]
+const BASE_AND_HEAD = ['base', 'head']
 
 function withCpu (comparisons, cpu = {}) {
   return comparisons.map((c) => ({ ...c, cpu: cpu[c.target] ?? null }))
@@ -68,11 +71,11 @@ function renderCounts (instructions, cpu) {
   return [...describeMeter(instructions.meter), '', textTable(COUNT_COLUMNS, countRows(instructions.counts, cpu))].join('\n')
 }
 
-function renderChanges (instructions, cpu) {
+function renderChanges (instructions, cpu, sides = BASE_AND_HEAD) {
   return [
     ...describeMeter(instructions.meter),
     '',
-    textTable(CHANGE_COLUMNS, withCpu(instructions.comparisons, cpu)),
+    textTable(changeColumns(sides), withCpu(instructions.comparisons, cpu)),
     '',
     readingNote(instructions, instructions.meter.protocol.windows),
     ...instructions.notes.map((note) => `Note: ${note}.`)
@@ -80,7 +83,7 @@ function renderChanges (instructions, cpu) {
 }
 
 function renderChangesMarkdown (instructions, cpu) {
-  const table = markdownTable(CHANGE_COLUMNS, withCpu(instructions.comparisons, cpu), {
+  const table = markdownTable(changeColumns(BASE_AND_HEAD), withCpu(instructions.comparisons, cpu), {
     title: (col) => col.title.replace('->', '→'),
     cell: (col, c) => {
       const text = col.value(c).replace(/->/g, '→')

@@ -6,11 +6,13 @@
 const { ratioText, ratioValueText, goalText } = require('./numbers')
 const { markdownTable } = require('./table')
 const { SUMMARY_COLUMNS } = require('./text')
+const { renderChangesMarkdown, describeMeter, countRows } = require('./instructions')
 
 /**
- * The protocol, table and ratios as Markdown, for a CI summary or the docs.
+ * The protocol, table and ratios as Markdown, for a CI summary or the docs;
+ * with --meter instructions, the counts after them, CPU per request beside.
  */
-function renderMarkdown ({ mode, protocol, machine, summaries, ratios }) {
+function renderMarkdown ({ mode, protocol, machine, summaries, ratios, instructions }) {
   const ratioRows = ratios.map((r) => `| ${r.name} | ${ratioValueText(r)} | ${goalText(r)} | ` +
     `${r.holds === null ? '' : r.holds ? 'holds' : '**short**'} | ${r.pairs.map(ratioText).join(', ')} |`)
   return [
@@ -23,8 +25,26 @@ function renderMarkdown ({ mode, protocol, machine, summaries, ratios }) {
     '| ratio | value | goal | verdict | pairs |',
     '|---|---:|---|---|---|',
     ...ratioRows,
-    ''
+    '',
+    ...(instructions ? [...instructionsMarkdown(instructions, summaries), ''] : [])
   ].join('\n')
+}
+
+function instructionsMarkdown (instructions, summaries) {
+  const cpu = Object.fromEntries(summaries.map((s) => [s.target, s.cpuMicrosPerRequest]))
+  if (instructions.comparisons) {
+    const beside = Object.fromEntries(Object.entries(cpu).map(([target, head]) => [target, { base: null, head }]))
+    return ['**Instructions per request, against the baseline** (base: the baseline, head: this run)', '', ...renderChangesMarkdown(instructions, beside)]
+  }
+  return [
+    '**Instructions per request**',
+    '',
+    '| target | instructions/req | windows spread | CPU µs/req |',
+    '|---|---:|---:|---:|',
+    ...countRows(instructions.counts, cpu).map((row) => `| ${row.target} | ${Math.round(row.median).toLocaleString('en-US')} | ${(row.spread * 100).toFixed(2)} % | ${row.cpu === null ? 'n/a' : row.cpu.toFixed(1)} |`),
+    '',
+    ...describeMeter(instructions.meter)
+  ]
 }
 
 module.exports = { renderMarkdown }
