@@ -12,7 +12,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { parseCallgrindStatus, checkWindow, checkMeter, MeterUnavailable, V8_FLAGS, DEFAULTS } = require('../bench/measure/instructions')
+const { parseCallgrindStatus, checkWindow, checkMeter, describeMeter, MeterUnavailable } = require('../bench/measure/instructions')
 const { judgeInstructions, checkInstructionBaseline } = require('../bench/judge/instructions')
 const { parseOptions: parseCompareOptions } = require('../bench/compare')
 const { parseOptions: parseBenchOptions } = require('../bench/options')
@@ -80,11 +80,12 @@ t.test('the verdict: the allowance and the windows\' own spread', async (t) => {
 })
 
 t.test('a stored baseline is refused where its count is another quantity', async (t) => {
-  const meter = { node: 'v24.21.0', valgrind: '3.19.0', v8Flags: V8_FLAGS, protocol: DEFAULTS }
+  const meter = { ...describeMeter('3.19.0', { warmupRequests: 200, requests: 100 }), node: 'v24.21.0' }
   t.same(checkInstructionBaseline(meter, meter), [])
   t.throws(() => checkInstructionBaseline({ ...meter, node: 'v22.23.3' }, meter), /counted instructions on Node v22\.23\.3, this is Node v24\.21\.0: another V8/)
   t.throws(() => checkInstructionBaseline({ ...meter, v8Flags: ['--predictable'] }, meter), /other flags/)
-  t.throws(() => checkInstructionBaseline({ ...meter, protocol: { ...DEFAULTS, windows: 3 } }, meter), /another protocol \(windows 3, now 5\)/)
+  t.throws(() => checkInstructionBaseline({ ...meter, notCounted: meter.notCounted.slice(1) }, meter), /other functions out of the count/)
+  t.throws(() => checkInstructionBaseline({ ...meter, protocol: { ...meter.protocol, windows: 3 } }, meter), /another protocol \(windows 3, now 5\)/)
   const notes = checkInstructionBaseline({ ...meter, node: 'v24.20.0', valgrind: '3.22.0' }, meter)
   t.match(notes, [/Node v24\.20\.0, this is v24\.21\.0/, /valgrind 3\.22\.0, this is 3\.19\.0/], 'the same line: compared, with notes')
 })

@@ -81,8 +81,8 @@ function relativeSpread (values) {
  * Whether a stored run (`baseline.instructions.meter`) can be compared
  * with this one (`meter`): both { node, valgrind, v8Flags, protocol }.
  * Throws an Error saying why not where the count would not be the same
- * quantity: another Node line (another V8), other V8 flags, another
- * protocol. Returns notes for what may move the count without making it
+ * quantity: another Node line (another V8), other V8 flags, other
+ * functions left out of the count, another protocol. Returns notes for what may move the count without making it
  * another quantity: another Node release of the same line, another
  * valgrind.
  */
@@ -94,6 +94,9 @@ function checkInstructionBaseline (stored, meter) {
   }
   if (stored.v8Flags.join(' ') !== meter.v8Flags.join(' ')) {
     throw new Error(`the baseline ran V8 with other flags (${stored.v8Flags.join(' ')}): make a new baseline`)
+  }
+  if (stored.notCounted.join('; ') !== meter.notCounted.join('; ')) {
+    throw new Error('the baseline left other functions out of the count: make a new baseline')
   }
   for (const key of Object.keys(meter.protocol)) {
     if (stored.protocol[key] !== meter.protocol[key]) {

@@ -17,7 +17,7 @@ function describeMeter ({ node, valgrind, protocol }) {
   return [
     `Instructions per request: callgrind (valgrind ${valgrind}), Node ${node}, V8 set to repeat itself; ${protocol.warmupRequests} + ${protocol.settleRequests} requests ` +
       `before ${protocol.windows} windows of ${protocol.windowRequests}, one request at a time (slow: after ${protocol.leakingWarmupRequests}, windows of ${protocol.leakingWindowRequests}).`,
-    'Not counted: JIT compilation, garbage collection, the kernel (system calls, network), cache misses, waiting: CPU per request sees those.'
+    'Not counted: JIT compilation, garbage collection, the event loop\'s polling, the kernel (system calls, network), cache misses, waiting: CPU per request sees those.'
   ]
 }
 
