@@ -3,6 +3,8 @@
 // The leak itself: slow adds an 'after' listener per request; fast and fixed
 // keep the count flat. With Node's default limit of 10 listeners restored,
 // only slow trips the MaxListenersExceededWarning that slow/etag.js hides.
+// It counts listeners and warnings, never time, so tap runs it beside other
+// files (it is not in package.json's "serial" list).
 
 const t = require('tap')
 const http = require('node:http')
