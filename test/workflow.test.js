@@ -42,5 +42,5 @@ t.test('the stored instruction baseline was counted on the Node release its gate
   t.match(read(WORKFLOW), new RegExp(`node-version: ${mainRelease.replace(/\./g, '\\.')}\n[^]*--meter instructions --baseline \\.ci/instructions-baseline\\.json`), 'the workflow too, on the same release')
   const baseline = JSON.parse(read('.ci/instructions-baseline.json'))
   t.equal(baseline.instructions.meter.node, `v${mainRelease}`, `counted on Node ${mainRelease}`)
-  t.same(Object.keys(baseline.instructions.counts), ['fixed', 'fixed-304', 'fast'], 'the gate\'s three targets')
+  t.same(Object.keys(baseline.instructions.counts).sort(), ['fast', 'fixed', 'fixed-304'], 'the gate\'s three targets')
 })
