@@ -14,7 +14,7 @@ const { parseOptions, USAGE } = require('./options')
 const { runComparison } = require('./measure/rounds')
 const { describeMachineAtStart, describeVersions } = require('./measure/machine')
 const { evaluateRun } = require('./judge/evaluate')
-const { judgeInstructions, checkInstructionBaseline, INSTRUCTION_DEFAULTS } = require('./judge/instructions')
+const { judgeInstructions, checkInstructionBaseline } = require('./judge/instructions')
 const { countTargets, checkMeter, describeMeter } = require('./measure/instructions')
 const { renderCounts, renderChanges } = require('./print/instructions')
 const { ROOT } = require('../tooling/repo')
@@ -125,7 +125,7 @@ async function countAndJudge (options, { meter, baseline, stdout, width }) {
   const missing = targets.filter((target) => !stored[target])
   if (missing.length > 0) throw new UsageError(`the baseline has no instruction count of ${missing.join(', ')}`)
   const windowsOf = (side) => Object.fromEntries(targets.map((target) => [target, side[target].windows]))
-  return { ...result, ...judgeInstructions({ base: windowsOf(stored), head: windowsOf(counts) }, { targets, alpha: options.alpha, maxRegression: INSTRUCTION_DEFAULTS.maxRegression }) }
+  return { ...result, ...judgeInstructions({ base: windowsOf(stored), head: windowsOf(counts) }, { targets, alpha: options.alpha, maxRegression: options.maxRegression }) }
 }
 
 // CPU per request of the baseline (its summaries) and of this run, by target.

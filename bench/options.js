@@ -6,7 +6,7 @@
 
 const path = require('node:path')
 const { ROOT } = require('../tooling/repo')
-const { UsageError, parseCommandLine } = require('../tooling/command')
+const { UsageError, parseCommandLine, numberOption } = require('../tooling/command')
 const { TARGETS } = require('./protocol/targets')
 const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseUserTarget, parseCpuTax, parseMeter, parseInstructionTax, parseOutputs } = require('./protocol/options')
 const { REFERENCE, MODES } = require('./judge/goals')
@@ -67,6 +67,8 @@ Options:
   --instruction-tax TARGET=N
                         with --meter instructions: add N instructions of work
                         to each request of TARGET (see bench:calibrate)
+  --max-regression PCT  with --meter instructions and --baseline: the
+                        allowance (default ${INSTRUCTION_DEFAULTS.maxRegression * 100})
   --help                this text
 
 Modes (connections / warm-up / measured / slow's warm-up and measured
@@ -104,7 +106,8 @@ function parseOptions (argv) {
     mode: { type: 'string', default: 'full' },
     html: { type: 'string' },
     'no-html': { type: 'boolean', default: false },
-    baseline: { type: 'string' }
+    baseline: { type: 'string' },
+    'max-regression': { type: 'string' }
   })
 
   const mode = MODES[values.mode]
@@ -134,6 +137,7 @@ function parseOptions (argv) {
     meter,
     instructionTargets,
     instructionTax: Object.fromEntries(values['instruction-tax'].map((text) => parseInstructionTax(text, instructionTargets, meter))),
+    maxRegression: numberOption('max-regression', values['max-regression'], INSTRUCTION_DEFAULTS.maxRegression * 100, { min: 0 }) / 100,
     json,
     html: values['no-html'] ? null : (values.html ?? defaultHtmlPath(values.mode)),
     markdown,

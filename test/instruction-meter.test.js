@@ -105,6 +105,8 @@ t.test('the options: --meter, --instruction-tax and their defaults', async (t) =
   t.equal(ci.alpha, 0.05)
   t.same(parseBenchOptions(['--mode', 'ci', '--meter', 'instructions', '--targets', 'slow,fixed']).instructionTargets, ['slow', 'fixed'], 'or those named')
   t.same(parseBenchOptions(['--mode', 'ci']).instructionTargets, [])
+  t.equal(ci.maxRegression, 0.005, 'the allowance against a baseline, by default')
+  t.equal(parseBenchOptions(['--mode', 'ci', '--meter', 'instructions', '--max-regression', '1']).maxRegression, 0.01)
 })
 
 t.test('without valgrind the meter says what it needs, and the command exits 2', async (t) => {
