@@ -16,7 +16,7 @@ const { describeMachineAtStart, describeVersions } = require('./measure/machine'
 const { evaluateRun } = require('./judge/evaluate')
 const { judgeInstructions, checkInstructionBaseline } = require('./judge/instructions')
 const { countTargets, checkMeter, describeMeter } = require('./measure/instructions')
-const { renderCounts, renderChanges } = require('./print/instructions')
+const { renderCounts, renderChanges, renderCountLine } = require('./print/instructions')
 const { ROOT } = require('../tooling/repo')
 const { UsageError } = require('../tooling/command')
 const text = require('./print/text')
@@ -116,8 +116,7 @@ async function countAndJudge (options, { meter, baseline, stdout, width }) {
     taxes: options.instructionTax,
     taxedSide: 'head',
     protocol: meter.protocol,
-    onCount: ({ target, windows, seconds }) => stdout.write(`  instructions  ${target.padEnd(width)}  ` +
-      `${windows.map((w) => Math.round(w).toLocaleString('en-US')).join(' ')} per request  (${seconds.toFixed(0)} s)\n`)
+    onCount: ({ target, windows, seconds }) => stdout.write(renderCountLine({ target, windows, seconds }, width) + '\n')
   })).head
   const result = { meter, counts, tax: options.instructionTax, notes: baseline?.instructionNotes ?? [], alpha: options.alpha, failures: [] }
   if (!baseline) return result

@@ -21,7 +21,7 @@ const { describeMachineAtStart, describeVersions } = require('../measure/machine
 const { MAX_SIGN_FLIP_ROUNDS } = require('../judge/stats')
 const { judgeInstructions, INSTRUCTION_DEFAULTS } = require('../judge/instructions')
 const { countTargets, checkMeter, describeMeter, DEFAULTS: INSTRUCTION_PROTOCOL } = require('../measure/instructions')
-const { renderChanges } = require('../print/instructions')
+const { renderChanges, renderCountLine } = require('../print/instructions')
 const { renderMachine } = require('../print/machine')
 const { resolveBase, checkOutBase } = require('./base-tree')
 const { runPairs } = require('./paired-run')
@@ -248,8 +248,7 @@ async function countBoth (options, { trees, meter, print, width }) {
     taxes: options.instructionTax,
     taxedSide: 'head',
     protocol: meter.protocol,
-    onCount: ({ side, target, windows, seconds }) => print(`  instructions  ${target.padEnd(width)}  ${side.padEnd(4)}  ` +
-      `${windows.map((w) => Math.round(w).toLocaleString('en-US')).join(' ')} per request  (${seconds.toFixed(0)} s)`)
+    onCount: (count) => print(renderCountLine(count, width))
   })
   const windowsOf = (side) => Object.fromEntries(Object.entries(counts[side]).map(([target, { windows }]) => [target, windows]))
   const verdict = judgeInstructions({ base: windowsOf('base'), head: windowsOf('head') }, { targets: protocol.targets, alpha: options.alpha, maxRegression: options.maxRegression })

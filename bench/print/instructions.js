@@ -8,6 +8,7 @@
 const { signedPercent } = require('../../tooling/number-text')
 const { decimal } = require('./numbers')
 const { textTable, markdownTable } = require('./table')
+const { median } = require('../judge/stats')
 
 const count = (value) => value === null || value === undefined ? 'n/a' : Math.round(value).toLocaleString('en-US')
 const percent = (value) => `${(value * 100).toFixed(2)} %`
@@ -33,12 +34,8 @@ const COUNT_COLUMNS = [
 ]
 
 function countRows (counts, cpu = {}) {
-  return Object.entries(counts).map(([target, { windows }]) => {
-    const sorted = [...windows].sort((a, b) => a - b)
-    const middle = sorted.length >> 1
-    const median = sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    return { target, median, spread: sorted.at(-1) / sorted[0] - 1, cpu: cpu[target] ?? null }
-  })
+  return Object.entries(counts).map(([target, { windows }]) =>
+    ({ target, median: median(windows), spread: Math.max(...windows) / Math.min(...windows) - 1, cpu: cpu[target] ?? null }))
 }
 
 /**
@@ -67,6 +64,12 @@ function readingNote ({ alpha, alphaPerTarget, maxRegression }, windows) {
     `(alpha ${alpha} over the targets, ${alphaPerTarget.toPrecision(2)} each); a REGRESSION is significant and at least ${signedPercent(maxRegression)}.`
 }
 
+// The progress line of one count: its windows, and how long it took.
+function renderCountLine ({ side, target, windows, seconds }, width) {
+  return `  instructions  ${target.padEnd(width)}  ${side === undefined ? '' : `${side.padEnd(4)}  `}` +
+    `${windows.map((w) => Math.round(w).toLocaleString('en-US')).join(' ')} per request  (${seconds.toFixed(0)} s)`
+}
+
 function renderCounts (instructions, cpu) {
   return [...describeMeter(instructions.meter), '', textTable(COUNT_COLUMNS, countRows(instructions.counts, cpu))].join('\n')
 }
@@ -93,4 +96,4 @@ function renderChangesMarkdown (instructions, cpu) {
   return [...table, '', readingNote(instructions, instructions.meter.protocol.windows), '', ...describeMeter(instructions.meter).join(' ').split('\n')]
 }
 
-module.exports = { describeMeter, renderCounts, renderChanges, renderChangesMarkdown, countRows }
+module.exports = { renderCountLine, describeMeter, renderCounts, renderChanges, renderChangesMarkdown, countRows }
