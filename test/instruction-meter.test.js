@@ -43,12 +43,14 @@ t.test('the count is the sum of the threads\' totals, not of the frames', async 
 
 t.test('a window counts only if every response was the representation promised', async (t) => {
   const seen = (statuses, etags) => ({ statuses: new Set(statuses), etags: new Set(etags) })
-  t.ok(checkWindow(seen([200], ['"a"']), { conditional: false }))
-  t.ok(checkWindow(seen([304], ['"a"']), { conditional: true }))
-  t.notOk(checkWindow(seen([200, 304], ['"a"']), { conditional: true }), 'fixed\'s minute turned: a 200 among the 304s')
-  t.notOk(checkWindow(seen([200], ['"a"', '"b"']), { conditional: false }), 'two representations in one window')
-  t.notOk(checkWindow(seen([503], [null]), { conditional: false }), 'a server shedding load')
-  t.ok(checkWindow(seen([200], [null]), { conditional: false }), 'a server without ETags')
+  const a = { representation: '"a"' }
+  t.ok(checkWindow(seen([200], ['"a"']), { conditional: false, ...a }))
+  t.ok(checkWindow(seen([304], ['"a"']), { conditional: true, ...a }))
+  t.notOk(checkWindow(seen([200, 304], ['"a"']), { conditional: true, ...a }), 'fixed\'s minute turned: a 200 among the 304s')
+  t.notOk(checkWindow(seen([200], ['"a"', '"b"']), { conditional: false, ...a }), 'two representations in one window')
+  t.notOk(checkWindow(seen([200], ['"b"']), { conditional: false, ...a }), 'a new one from the window\'s first request: its making counted in it')
+  t.notOk(checkWindow(seen([503], [null]), { conditional: false, representation: null }), 'a server shedding load')
+  t.ok(checkWindow(seen([200], [null]), { conditional: false, representation: null }), 'a server without ETags')
 })
 
 t.test('the verdict: the allowance and the windows\' own spread', async (t) => {
