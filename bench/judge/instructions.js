@@ -31,7 +31,7 @@ const INSTRUCTION_DEFAULTS = { maxRegression: 0.005, alpha: 0.05 }
  *   is significant;
  * - is 'within ±allowance' when its change is smaller: windows of one
  *   process agree more closely than two processes of the same code do
- *   (about 0.2 % apart, measured), so a significant change that small
+ *   (up to 0.3 % apart, measured), so a significant change that small
  *   says as much about the processes as about the code;
  * - else 'cannot tell' (a change beyond the allowance the windows are too
  *   spread to confirm, or too few windows for any p-value under its share).
