@@ -7,7 +7,7 @@
 // (bench/measure/instructions.js). Pure functions, tested in
 // test/instruction-meter.test.js.
 
-const { median, permutationPValue, binomial } = require('./stats')
+const { median, permutationPValue, binomial, spread } = require('./stats')
 const { signedPercent } = require('../../tooling/number-text')
 
 // The defaults of both gates: fail at +0.5 % (the count of the same code
@@ -58,7 +58,7 @@ function judgeInstructions ({ base, head }, { targets, alpha = INSTRUCTION_DEFAU
       base: median(before),
       head: median(after),
       change,
-      spread: Math.max(relativeSpread(before), relativeSpread(after)),
+      spread: Math.max(spread(before), spread(after)),
       pWorse,
       pBetter,
       verdict,
@@ -70,11 +70,6 @@ function judgeInstructions ({ base, head }, { targets, alpha = INSTRUCTION_DEFAU
     `${Math.round(c.head).toLocaleString('en-US')}), p = ${c.pWorse.toPrecision(2)} over ${base[c.target].length} + ${head[c.target].length} windows: ` +
     `significant, and at least the ${signedPercent(maxRegression)} allowance`)
   return { alphaPerTarget, maxRegression, comparisons, failures }
-}
-
-// The largest window over the smallest, minus one.
-function relativeSpread (values) {
-  return Math.max(...values) / Math.min(...values) - 1
 }
 
 /**

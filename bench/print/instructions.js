@@ -8,7 +8,7 @@
 const { signedPercent } = require('../../tooling/number-text')
 const { decimal } = require('./numbers')
 const { textTable, markdownTable } = require('./table')
-const { median } = require('../judge/stats')
+const { median, spread } = require('../judge/stats')
 
 const count = (value) => value === null || value === undefined ? 'n/a' : Math.round(value).toLocaleString('en-US')
 const percent = (value) => `${(value * 100).toFixed(2)} %`
@@ -35,7 +35,7 @@ const COUNT_COLUMNS = [
 
 function countRows (counts, cpu = {}) {
   return Object.entries(counts).map(([target, { windows }]) =>
-    ({ target, median: median(windows), spread: Math.max(...windows) / Math.min(...windows) - 1, cpu: cpu[target] ?? null }))
+    ({ target, median: median(windows), spread: spread(windows), cpu: cpu[target] ?? null }))
 }
 
 /**
