@@ -20,6 +20,7 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../../tooling/command')
 const { median } = require('../judge/stats')
+const { countOf } = require('../judge/instructions')
 const { signedPercent } = require('../../tooling/number-text')
 
 const TAXED = 'fixed'
@@ -174,7 +175,7 @@ const GATES = {
  * work differs. (bench:compare does the same on its base side.)
  */
 const instructionTax = (instructions) => ['--instruction-tax', `${TAXED}=${Math.round(instructions)}`]
-const medianCount = (counts) => median(counts[TAXED].windows)
+const countOfTaxed = (counts) => countOf(counts[TAXED].windows)
 const instructionVerdict = (result) => {
   const { comparisons, failures } = result.instructions
   const fixed = comparisons.find((c) => c.target === TAXED)
@@ -201,7 +202,7 @@ const INSTRUCTION_GATES = {
       return { args: [...extra, '--baseline', baselineFile], cleanCost }
     },
     readRun: instructionVerdict,
-    costOf: (result) => medianCount(result.instructions.counts)
+    costOf: (result) => countOfTaxed(result.instructions.counts)
   },
   compare: {
     unit: 'instructions/req',
@@ -209,8 +210,8 @@ const INSTRUCTION_GATES = {
     script: GATES.compare.script,
     setUp: GATES.compare.setUp,
     readRun: instructionVerdict,
-    costOf: (result) => medianCount(result.instructions.counts.head),
-    baseCostOf: (result) => medianCount(result.instructions.counts.base)
+    costOf: (result) => countOfTaxed(result.instructions.counts.head),
+    baseCostOf: (result) => countOfTaxed(result.instructions.counts.base)
   }
 }
 

@@ -86,30 +86,38 @@ function compareWithBaseline (ratios, baselineRatios, { alpha, reference }) {
 /**
  * One-sided p-value of an exact permutation test: the share of the ways of
  * splitting all the values into groups of these two sizes in which the first
- * group's mean exceeds the second's by at least as much as observed. No
- * assumption about the distribution; rounds must only be exchangeable.
- * Written here because the test is a dozen lines; the statistics libraries
- * on npm offer t-tests, whose normality the rounds do not promise.
+ * group is above the second by at least as much as observed, "above" being
+ * `statistic` (group, other group) -> number: by default how far the first
+ * group's mean exceeds the second's. No assumption about the distribution;
+ * rounds must only be exchangeable. Written here because the test is a
+ * dozen lines; the statistics libraries on npm offer t-tests, whose
+ * normality the rounds do not promise.
  */
-function permutationPValue (first, second) {
+function permutationPValue (first, second, statistic = meanDifference) {
   const all = [...first, ...second]
-  const total = all.reduce((sum, v) => sum + v, 0)
-  const size = first.length
-  const observed = first.reduce((sum, v) => sum + v, 0)
-  // A split is fixed by the sum of its first group: compare sums.
-  const tolerance = 1e-9 * Math.max(1, Math.abs(total))
+  const observed = statistic(first, second)
+  const tolerance = 1e-9 * Math.max(1, ...all.map(Math.abs))
   let asExtreme = 0
   let splits = 0
-  ;(function choose (start, left, sum) {
-    if (left === 0) {
+  const chosen = []
+  ;(function choose (start) {
+    if (chosen.length === first.length) {
       splits++
-      if (sum >= observed - tolerance) asExtreme++
+      const rest = all.filter((_, i) => !chosen.includes(i))
+      if (statistic(chosen.map((i) => all[i]), rest) >= observed - tolerance) asExtreme++
       return
     }
-    for (let i = start; i <= all.length - left; i++) choose(i + 1, left - 1, sum + all[i])
-  })(0, size, 0)
+    for (let i = start; i <= all.length - (first.length - chosen.length); i++) {
+      chosen.push(i)
+      choose(i + 1)
+      chosen.pop()
+    }
+  })(0)
   return asExtreme / splits
 }
+
+const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length
+const meanDifference = (group, other) => mean(group) - mean(other)
 
 function binomial (n, k) {
   let result = 1

@@ -41,7 +41,7 @@ function instructionsMarkdown (instructions, summaries) {
     '',
     '| target | instructions/req | windows spread | CPU µs/req |',
     '|---|---:|---:|---:|',
-    ...countRows(instructions.counts, cpu).map((row) => `| ${row.target} | ${Math.round(row.median).toLocaleString('en-US')} | ${(row.spread * 100).toFixed(2)} % | ${row.cpu === null ? 'n/a' : row.cpu.toFixed(1)} |`),
+    ...countRows(instructions.counts, cpu).map((row) => `| ${row.target} | ${Math.round(row.count).toLocaleString('en-US')} | ${(row.spread * 100).toFixed(2)} % | ${row.cpu === null ? 'n/a' : row.cpu.toFixed(1)} |`),
     '',
     ...describeMeter(instructions.meter)
   ]
