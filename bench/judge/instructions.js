@@ -10,10 +10,10 @@
 const { permutationPValue, binomial, spread } = require('./stats')
 const { signedPercent } = require('../../tooling/number-text')
 
-// The defaults of both gates: fail at +0.5 % (the count of the same code
-// moves by up to about 0.3 % between windows and processes: the allowance
-// keeps that out, the test below keeps a lucky window out), with a
-// false-alarm rate of 0.05 split over the targets.
+// The defaults of both gates: fail at +0.5 % (two processes of the same
+// code can count that far apart, which their windows cannot show: the
+// allowance keeps that out, the test below keeps a lucky window out), with
+// a false-alarm rate of 0.05 split over the targets.
 const INSTRUCTION_DEFAULTS = { maxRegression: 0.005, alpha: 0.05 }
 
 /**
@@ -22,9 +22,9 @@ const INSTRUCTION_DEFAULTS = { maxRegression: 0.005, alpha: 0.05 }
  * timers that fire once a second (the Date header's cache, the server's
  * connection check); now and then one of them sends V8 back from optimized
  * code, and until it has compiled the function again the requests run
- * slower code (measured in one window: +0.5 % to +1.8 %, one window in
- * about thirty, sometimes several windows of one process). When that
- * happens depends on the clock, not on the code. A regression moves every
+ * slower code, in one window or in several (docs/ci-gate.md, "Why the
+ * lowest window", has the figures). When that happens depends on the
+ * clock, not on the code. A regression moves every
  * window, the lowest too. (Work a request does only now and then, one in
  * a thousand say, moves some windows and not the lowest: the CPU gates see
  * it.)
