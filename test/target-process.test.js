@@ -16,8 +16,9 @@ const { request, alive, stateOf, waitFor, exitOf } = require('./helper')
 
 const REQUESTS = 300
 
-async function serve (url, count) {
-  for (let i = 0; i < count; i++) await request(url)
+// `count` requests one after another; `options` go to each (an agent, say).
+async function serve (url, count, options = {}) {
+  for (let i = 0; i < count; i++) await request(url, options)
 }
 
 t.test('with /proc out of reach, CPU and peak RSS still come from the probe', async (t) => {
@@ -54,15 +55,12 @@ t.test('bench/measure/cpu-tax.js adds its microseconds of CPU to every request',
   // run read only 427 µs more (2026-11-24, Node 22).
   const agent = new http.Agent({ keepAlive: true })
   t.teardown(() => agent.destroy())
-  const serveKeptAlive = async (url, count) => {
-    for (let i = 0; i < count; i++) await request(url, { agent })
-  }
   const cost = async (options) => {
     const server = await startTarget('fixed', options)
     t.teardown(server.stop)
-    await serveKeptAlive(server.url, 2000)
+    await serve(server.url, 2000, { agent })
     const before = await server.usage()
-    await serveKeptAlive(server.url, REQUESTS)
+    await serve(server.url, REQUESTS, { agent })
     const after = await server.usage()
     return (after.cpuMillis - before.cpuMillis) * 1000 / REQUESTS
   }

@@ -24,10 +24,9 @@ const INSTRUCTION_DEFAULTS = { maxRegression: 0.005, alpha: 0.05 }
  * code, and until it has compiled the function again the requests run
  * slower code, in one window or in several (docs/ci-gate.md, "Why the
  * lowest window", has the figures). When that happens depends on the
- * clock, not on the code. A regression moves every
- * window, the lowest too. (Work a request does only now and then, one in
- * a thousand say, moves some windows and not the lowest: the CPU gates see
- * it.)
+ * clock, not on the code. A regression moves every window, the lowest too.
+ * (Work a request does only now and then, one in a thousand say, moves
+ * some windows and not the lowest: the CPU gates see it.)
  */
 const countOf = (windows) => Math.min(...windows)
 const lowestDifference = (group, other) => countOf(group) - countOf(other)
@@ -39,9 +38,8 @@ const lowestDifference = (group, other) => countOf(group) - countOf(other)
  * `pWorse` (`pBetter`) is the one-sided p-value of an exact permutation
  * test of the two sides' windows: how often a split of all the windows
  * into groups of those sizes puts the head's lowest window as far above
- * (below) the base's. With `alpha` split
- * evenly over the targets (Bonferroni) and the allowance `maxRegression`
- * (0.005 = 0.5 %), a target
+ * (below) the base's. With `alpha` split evenly over the targets
+ * (Bonferroni) and the allowance `maxRegression` (0.005 = 0.5 %), a target
  * - REGRESSED (the run fails) when its change reaches the allowance and is
  *   significant;
  * - is 'cheaper' when its change reaches the allowance the other way and
