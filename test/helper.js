@@ -224,4 +224,10 @@ function workshopCopy (t, name, edit) {
   return folder
 }
 
-module.exports = { VARIANTS, readText, verifyQuietly, workshopCopy, skipOffNvmrcLine, skipWithoutSignals, stateOf, alive, waitFor, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }
+// A copy of slow/ with the one-line fix (fast/'s guard), as a participant
+// makes it; removed in teardown.
+function oneLineFixCopy (t, name) {
+  return workshopCopy(t, name, (source) => source.replace('if (attachAfterEvent === true) return', 'if (afterEventAttached === true) return'))
+}
+
+module.exports = { VARIANTS, readText, verifyQuietly, workshopCopy, oneLineFixCopy, skipOffNvmrcLine, skipWithoutSignals, stateOf, alive, waitFor, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }

@@ -15,6 +15,13 @@ const { SYNCHRONOUS_FILE_FLAGS } = require('../tooling/synchronous-file')
 
 const REQUESTS = 200
 const QUIET_MS = 200
+// Windows of REQUESTS requests measured one after another; the one with the
+// fewest write calls counts. A window can only gain calls from outside what
+// it measures (a GC task's eventfd wake, a write retried on a machine
+// starved of CPU or socket memory), never lose the log's own: a server that
+// wrote twice per line would show it in every window (docs/tests.md, on a
+// CI run where one window read a call more per request).
+const WINDOWS = 3
 
 if (!fs.existsSync(`/proc/${process.pid}/io`)) {
   t.plan(0, 'the kernel counts write calls in /proc/<pid>/io on Linux only')
@@ -34,8 +41,9 @@ async function quiet (pid) {
 }
 
 // Start `entry` with stdout a file (or a pipe), serve one request and then
-// REQUESTS more on one kept-alive connection, stop it, and return the write
-// calls per request over those REQUESTS and the lines its stdout received.
+// WINDOWS times REQUESTS more on one kept-alive connection, stop it, and
+// return the write calls per request of the window with the fewest, the
+// lines its stdout received and their mean length in bytes.
 async function writesPerRequest (t, entry, { stdout }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'story-logging-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
@@ -51,14 +59,17 @@ async function writesPerRequest (t, entry, { stdout }) {
   t.equal((await request(server.url, { agent })).status, 200)
   // The process goes on writing for a moment after it starts listening
   // (thousands of calls for the pino server): wait until that is over.
-  await quiet(server.child.pid)
-  const before = writeCalls(server.child.pid)
-  for (let i = 0; i < REQUESTS; i++) await request(server.url, { agent })
-  const perRequest = (writeCalls(server.child.pid) - before) / REQUESTS
+  let perRequest = Infinity
+  for (let window = 0; window < WINDOWS; window++) {
+    await quiet(server.child.pid)
+    const before = writeCalls(server.child.pid)
+    for (let i = 0; i < REQUESTS; i++) await request(server.url, { agent })
+    perRequest = Math.min(perRequest, (writeCalls(server.child.pid) - before) / REQUESTS)
+  }
   await server.stop()
   const printed = fd === 'pipe' ? server.output() : fs.readFileSync(file, 'utf8')
   const logLines = printed.split('\n').filter((line) => line.includes('"url":"/seed/v1"'))
-  return { perRequest, logLines: logLines.length, logBytes: Buffer.byteLength(logLines.join('\n')) }
+  return { perRequest, logLines: logLines.length, lineBytes: Buffer.byteLength(logLines.join('\n')) / logLines.length }
 }
 
 t.test('slow writes each request\'s line on its own; pino one per 4 KiB of lines; no line is lost', { skip: SYNCHRONOUS_FILE_FLAGS ? false : 'Windows has no O_DSYNC: the story\'s slow disk cannot be made' }, async (t) => {
@@ -73,10 +84,11 @@ t.test('slow writes each request\'s line on its own; pino one per 4 KiB of lines
   t.ok(Math.abs(logWrites(piped) - 1) < 0.05, `slow, into a pipe: still one per request, only not waited for (${logWrites(piped).toFixed(3)})`)
   // pino writes when 4 KiB have gathered, on libuv's thread pool, which then
   // wakes the event loop with one more write call (to an eventfd): two per 4 KiB.
-  const buffersWritten = Math.ceil(fixed.logBytes / 4096) + 1
+  const logBytes = Math.round(fixed.lineBytes * REQUESTS)
+  const buffersWritten = Math.ceil(logBytes / 4096) + 1
   t.ok(logWrites(fixed) * REQUESTS <= 2 * buffersWritten,
-    `fixed: ${Math.round(logWrites(fixed) * REQUESTS)} write calls for ${REQUESTS} lines (${fixed.logBytes} bytes), at most two per 4 KiB`)
+    `fixed: ${Math.round(logWrites(fixed) * REQUESTS)} write calls for ${REQUESTS} lines (${logBytes} bytes), at most two per 4 KiB`)
   for (const [name, measured] of Object.entries({ slow, piped, fixed })) {
-    t.equal(measured.logLines, REQUESTS + 1, `${name}: every request's line is in the log after a graceful stop`)
+    t.equal(measured.logLines, WINDOWS * REQUESTS + 1, `${name}: every request's line is in the log after a graceful stop`)
   }
 })
