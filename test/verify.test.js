@@ -3,7 +3,7 @@
 // `npm run verify`, the workshop's check of a participant's fix, on the
 // three variants and on the wrong fixes people write. Each must pass or
 // fail exactly the levels it should, and say why in the line that fails.
-// The commands around it (speed, --watch, workshop new): workshop.test.js.
+// The commands around it: workshop.test.js (speed), workshop-commands.test.js (--watch, workshop new).
 
 const t = require('tap')
 const path = require('node:path')
