@@ -16,7 +16,7 @@ const { diagnose } = require('../../diagnose')
 const { traceLeak } = require('../../diagnose/trace-leak')
 
 const { ROOT } = require('../../tooling/repo')
-const { readText } = require('../helper')
+const { readText, oneLineFixCopy } = require('../helper')
 const quiet = () => {}
 t.setTimeout(10 * 60 * 1000) // ten clinic runs of about ten seconds each, and the clone's tests
 // The findings are read from clinic's data; the HTML page is the CLI's
@@ -137,11 +137,7 @@ t.test('doctor on fixed reports no issue', async (t) => {
 })
 
 t.test('flame on a workshop copy with the one-line fix: its own listener, by its own path', async (t) => {
-  const { newCopy } = require('../../workshop')
-  const copy = newCopy(`clinic-test-copy-${process.pid}`, { gitExclude: false })
-  t.teardown(() => fs.rmSync(copy, { recursive: true, force: true }))
-  const etag = path.join(copy, 'etag.js')
-  fs.writeFileSync(etag, fs.readFileSync(etag, 'utf8').replace('if (attachAfterEvent === true) return', 'if (afterEventAttached === true) return'))
+  const copy = oneLineFixCopy(t, 'clinic-test-copy')
   const result = await diagnose('flame', copy, { ...options, duration: 2 })
   t.equal(result.code, 0, result.error)
   const ours = result.ownByTotal.map((frame) => `${frame.functionName} ${frame.location}`)
