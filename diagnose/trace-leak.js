@@ -2,8 +2,8 @@
 
 // `npm run trace-leak [-- SERVER]`: the case study's debugging step, without
 // editing the repo. A copy of slow/ (or of another server's folder, a
-// workshop copy say; with core/) goes to .clinic/trace-leak/ with the line
-// that sets defaultMaxListeners to Infinity removed; it runs with
+// workshop copy say; with core/) goes to a folder of its own under .clinic/
+// with the line that sets defaultMaxListeners to Infinity removed; it runs with
 // --trace-warnings under light load until Node prints the
 // MaxListenersExceededWarning with its stack, which names the function that
 // adds the listener.
@@ -25,7 +25,11 @@ function that adds the listener.
 Exit codes: 0 the warning was printed, 1 it was not (no listener piled up),
 2 bad arguments.
 `
-const WORKDIR = path.join(ROOT, '.clinic', 'trace-leak')
+// Each run copies into a folder of its own (.clinic/trace-leak-XXXXXX),
+// removed when it ends: two runs at once (two terminals, two test files)
+// cannot empty each other's copy while its server runs. Inside the repo, so
+// the copy's require() finds node_modules.
+const WORKDIR_PREFIX = path.join(ROOT, '.clinic', 'trace-leak-')
 // Its line ending is its own: a checkout on Windows may have CRLF.
 const HIDING_LINE = /^require\('node:events'\)\.defaultMaxListeners = Infinity(\r?\n)/m
 const REQUESTS = 15 // Node warns at the 11th listener
@@ -33,16 +37,15 @@ const WARNING_WAIT_MS = 2000
 
 /**
  * Copy the folder of `entry` (with core/ beside it, where its
- * require('../core/...') lines look) into WORKDIR, without the line that
+ * require('../core/...') lines look) into `workdir`, without the line that
  * hides the warning. Returns { entry (the copy's), removed (that line, or
  * null where no file had it) }.
  */
-function prepareCopy (entry) {
-  fs.rmSync(WORKDIR, { recursive: true, force: true })
+function prepareCopy (entry, workdir) {
   const folder = fs.statSync(entry).isDirectory() ? entry : path.dirname(entry)
-  const copy = path.join(WORKDIR, path.basename(folder))
+  const copy = path.join(workdir, path.basename(folder))
   fs.cpSync(folder, copy, { recursive: true, filter: (file) => !file.includes(`${path.sep}node_modules`) })
-  fs.cpSync(path.join(ROOT, 'core'), path.join(WORKDIR, 'core'), { recursive: true })
+  fs.cpSync(path.join(ROOT, 'core'), path.join(workdir, 'core'), { recursive: true })
   let removed = null
   for (const file of fs.readdirSync(copy, { recursive: true }).filter((name) => name.endsWith('.js'))) {
     const source = fs.readFileSync(path.join(copy, file), 'utf8')
@@ -58,22 +61,35 @@ function prepareCopy (entry) {
 /**
  * Run a copy of the server at `entry` (default slow/) with
  * --trace-warnings, send REQUESTS requests one after the other, and resolve
- * to { removed, warning } where `removed` is the line taken out (null where
- * none hid the warning) and `warning` the text Node printed for the
- * MaxListenersExceededWarning (with its stack), or null.
+ * to { removed, warning, adder } where `removed` is the line taken out (null
+ * where none hid the warning), `warning` the text Node printed for the
+ * MaxListenersExceededWarning (with its stack), or null, and `adder` the
+ * warning's first frame in the copy (see adderOf), or null. `copyFolder`
+ * names the run's folder, gone by then.
  */
 async function traceLeak ({ entry = path.join(ROOT, 'slow'), log = () => {} } = {}) {
-  const { entry: copy, removed } = prepareCopy(entry)
-  // node_modules resolves from the repo root, two levels up from the copy.
+  fs.mkdirSync(path.dirname(WORKDIR_PREFIX), { recursive: true })
+  const workdir = fs.mkdtempSync(WORKDIR_PREFIX)
+  try {
+    return { ...await traceCopy(workdir, entry, log), copyFolder: workdir }
+  } finally {
+    fs.rmSync(workdir, { recursive: true, force: true, maxRetries: 5 })
+  }
+}
+
+async function traceCopy (workdir, entry, log) {
+  const { entry: copy, removed } = prepareCopy(entry, workdir)
+  // node_modules resolves from the repo root, above the copy.
   // --warnings undoes a --no-warnings inherited through NODE_OPTIONS (tap
   // sets one on Node 26, and a user may have one), which would hide the very
   // warning this is about: options on the command line win over NODE_OPTIONS.
   const server = await spawnServer(copy, { nodeArgs: ['--warnings', '--trace-warnings'] })
   try {
-    log(`${shownPath(WORKDIR, copy)} (a copy, ${removed ? `without "${removed}"` : 'in which no line hid the warning'}) listening on ${server.url}`)
+    log(`${shownPath(workdir, copy)} (a copy, ${removed ? `without "${removed}"` : 'in which no line hid the warning'}) listening on ${server.url}`)
     for (let i = 1; i <= REQUESTS; i++) await get(server.url)
     log(`sent ${REQUESTS} requests, one at a time`)
-    return { removed, warning: await waitForWarning(server.output) }
+    const warning = await waitForWarning(server.output)
+    return { removed, warning, adder: warning && adderOf(warning, workdir) }
   } finally {
     await server.stop()
   }
@@ -114,29 +130,28 @@ async function main (argv, { stdout, stderr }) {
   const { positionals } = parseCommandLine(argv, {}, { positionals: true })
   if (positionals.length > 1) throw new UsageError(`one server at most, got "${positionals.join(' ')}"`)
   const { entry, name } = resolveServerPath(positionals[0] ?? 'slow')
-  const { removed, warning } = await traceLeak({ entry, log: (line) => stdout.write(line + '\n') })
+  const { removed, warning, adder } = await traceLeak({ entry, log: (line) => stdout.write(line + '\n') })
   if (!warning) {
     stderr.write(`trace-leak: no MaxListenersExceededWarning after ${REQUESTS} requests: ${name} does not pile up listeners\n`)
     return 1
   }
   stdout.write(`\n${removed ? `With "${removed}" removed, ` : ''}Node says:\n\n${warning}\n\n`)
-  const adder = adderOf(warning)
   if (adder) stdout.write(`The listener is added by ${adder.functionName}, ${adder.location}.\n`)
   return 0
 }
 
-// The first frame of the warning's stack in the copied server's own code:
-// where the listener is added. `location` is relative to the copy
-// (slow/etag.js:25:12).
-function adderOf (warning) {
+// The first frame of the warning's stack in the copied server's own code,
+// under `workdir`: where the listener is added. `location` is relative to
+// workdir (slow/etag.js:25:12), the original's path and line.
+function adderOf (warning, workdir) {
   for (const [, functionName, file] of warning.matchAll(/^\s+at (\S+) \((.*)\)$/gm)) {
-    if (file.startsWith(WORKDIR + path.sep)) return { functionName, location: shownPath(WORKDIR, file) }
+    if (file.startsWith(workdir + path.sep)) return { functionName, location: shownPath(workdir, file) }
   }
   return null
 }
 
 const command = { name: 'trace-leak', usage: USAGE, main }
 
-module.exports = { traceLeak, adderOf, command }
+module.exports = { traceLeak, command }
 
 if (require.main === module) runAsProcess(command)

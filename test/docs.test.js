@@ -11,7 +11,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { ROOT } = require('../tooling/repo')
 const { readText } = require('./helper')
-const { traceLeak, adderOf } = require('../diagnose/trace-leak')
+const { traceLeak } = require('../diagnose/trace-leak')
 const { README: HINT_SECTIONS } = require('../workshop/levels')
 const { MODES, RATIOS } = require('../bench/judge/goals')
 
@@ -100,8 +100,7 @@ t.test('every file:line the README and docs/ name holds the code they say', asyn
 t.test("trace-leak's last line is the one the README shows", async (t) => {
   const shown = /^The listener is added by (\S+), (\S+)\.$/m.exec(read('README.md'))
   t.ok(shown, 'the README shows the line')
-  const { warning } = await traceLeak()
-  const adder = adderOf(warning)
+  const { adder } = await traceLeak()
   t.same(adder, { functionName: shown[1], location: shown[2] })
 })
 

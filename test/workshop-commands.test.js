@@ -65,12 +65,16 @@ t.test('a level that does not exist is a usage error', async (t) => {
 })
 
 t.test('trace-leak and soak take a workshop copy where they took a variant', async (t) => {
-  const { traceLeak, adderOf } = require('../diagnose/trace-leak')
+  const { traceLeak } = require('../diagnose/trace-leak')
   const { soak } = require('../soak')
   const leaking = newCopy(`workshop-test-leaking-${process.pid}`, { gitExclude: false })
   t.teardown(() => fs.rmSync(leaking, { recursive: true, force: true }))
-  const traced = await traceLeak({ entry: leaking })
-  t.same(adderOf(traced.warning), { functionName: 'attachAfterEvent', location: `${path.basename(leaking)}/etag.js:25:12` }, 'the copy\'s own line')
+  // Two at once, as from two terminals: each runs in a folder of its own.
+  const [traced, tracedSlow] = await Promise.all([traceLeak({ entry: leaking }), traceLeak()])
+  t.same(traced.adder, { functionName: 'attachAfterEvent', location: `${path.basename(leaking)}/etag.js:25:12` }, 'the copy\'s own line')
+  t.same(tracedSlow.adder, { functionName: 'attachAfterEvent', location: 'slow/etag.js:25:12' }, 'slow\'s line, traced at the same time')
+  t.not(traced.copyFolder, tracedSlow.copyFolder, 'each in its own folder')
+  for (const { copyFolder } of [traced, tracedSlow]) t.notOk(fs.existsSync(copyFolder), `${copyFolder}: removed`)
 
   const fixed = oneLineFixCopy(t, 'workshop-test-soaked')
   const quiet = await traceLeak({ entry: fixed })
