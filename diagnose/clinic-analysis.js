@@ -13,7 +13,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { pipeline } = require('node:stream')
-const { ROOT, shownPath } = require('../tooling/repo')
+const { ROOT, pathInside } = require('../tooling/repo')
 
 const CLINIC_PACKAGES = ['clinic', '@clinic/doctor', '@clinic/flame']
 checkPinnedVersions(CLINIC_PACKAGES, require('../package.json').devDependencies)
@@ -124,8 +124,9 @@ function ownFramesByTotal (tree, top, root) {
   const byFrame = new Map()
   ;(function visit (node, onPath) {
     let path = onPath
-    if (node.id !== 0 && isOwnCode(root, node.fullFileName)) {
-      const location = `${shownPath(root, node.fullFileName)}:${node.lineNumber}`
+    const shown = node.id !== 0 && ownCodePath(root, node.fullFileName)
+    if (shown) {
+      const location = `${shown}:${node.lineNumber}`
       const key = `${node.functionName} ${location}`
       // A function already on this stack (recursion) is counted once.
       if (!onPath.has(key)) {
@@ -149,10 +150,10 @@ function hottestFrames (tree, top, root) {
   tree.walk((node) => {
     total += node.onStackTop.base
     if (node.onStackTop.asViewed === 0 || node.id === 0) return
-    const file = isInside(root, node.fullFileName) ? shownPath(root, node.fullFileName) : node.fileName
+    const file = repoPath(root, node.fullFileName) ?? node.fileName
     const location = file ? `${file}:${node.lineNumber}` : `[${node.type}]`
     const key = `${node.functionName} ${location}`
-    const frame = byFrame.get(key) || { functionName: node.functionName || '(anonymous)', location, samples: 0, own: isOwnCode(root, node.fullFileName) }
+    const frame = byFrame.get(key) || { functionName: node.functionName || '(anonymous)', location, samples: 0, own: Boolean(ownCodePath(root, node.fullFileName)) }
     frame.samples += node.onStackTop.asViewed
     byFrame.set(key, frame)
   })
@@ -162,13 +163,17 @@ function hottestFrames (tree, top, root) {
     .map(({ samples, ...frame }) => ({ ...frame, share: samples / total }))
 }
 
-// The repository's own code: a file under its root, outside node_modules.
-function isOwnCode (root, file) {
-  return isInside(root, file) && !path.relative(root, file).split(path.sep).includes('node_modules')
+// Where `file` is inside the repository at `root`, as the tools print it
+// (slow/etag.js), or null: see pathInside.
+function repoPath (root, file) {
+  const relative = pathInside(file, { dir: root })
+  return relative ? relative.split(path.sep).join('/') : null
 }
 
-function isInside (dir, file) {
-  return Boolean(file) && path.isAbsolute(file) && !path.relative(dir, file).startsWith('..')
+// The same for the repository's own code only: outside node_modules.
+function ownCodePath (root, file) {
+  const shown = repoPath(root, file)
+  return shown && !shown.split('/').includes('node_modules') ? shown : null
 }
 
 module.exports = { readDoctorAnalysis, describeDoctorVerdict, readHottestFrames, checkPinnedVersions }

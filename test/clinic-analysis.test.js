@@ -8,6 +8,7 @@
 
 const t = require('tap')
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const analysis = require('../diagnose/clinic-analysis')
 const { readText } = require('./helper')
@@ -59,6 +60,28 @@ t.test("Flame's hottest frame on slow is the ETag middleware's after listener", 
   t.ok(all.some((frame) => frame.location.startsWith('[')),
     'with V8 and C++ shown, native frames count for themselves')
   t.ok(all[0].share < hottest.share, 'and the after listener keeps less for itself')
+})
+
+// macOS's /var is a link to /private/var: a clone there is reached through
+// a link, while V8 names each frame's file by its real path. The recorded
+// data is moved to a folder of its own, read through a link to it.
+t.test("Flame's frames are the repository's with its root given through a link", { skip: FLAME_UNDER_COVERAGE_ON_26 }, async (t) => {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'clinic-analysis-'))
+  t.teardown(() => fs.rmSync(scratch, { recursive: true, force: true }))
+  const real = path.join(fs.realpathSync.native(scratch), 'clone')
+  fs.mkdirSync(real)
+  const link = path.join(scratch, 'link')
+  fs.symlinkSync(real, link, 'junction')
+  const data = path.join(scratch, path.basename(FLAME_DATA))
+  fs.mkdirSync(data)
+  const inJson = (text) => JSON.stringify(text).slice(1, -1)
+  for (const file of fs.readdirSync(FLAME_DATA)) {
+    const text = fs.readFileSync(path.join(FLAME_DATA, file), 'utf8')
+    fs.writeFileSync(path.join(data, file), text.split(inJson(RECORDED_ROOT)).join(inJson(real)))
+  }
+  const { folded, ownByTotal } = await analysis.readHottestFrames(data, { root: link })
+  t.match(folded[0], { location: /^slow\/etag\.js:\d+$/, own: true }, `the hottest frame is slow/etag.js's: ${JSON.stringify(folded[0])}`)
+  t.ok(ownByTotal.length > 0 && ownByTotal.every((frame) => !frame.location.startsWith('..')), 'our own frames, named from the root')
 })
 
 t.test('a data folder with a file missing is a clear error, not a crash', async (t) => {

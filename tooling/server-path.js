@@ -6,7 +6,7 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { ROOT, VARIANTS, STORY_SERVERS, shownPath } = require('./repo')
+const { ROOT, VARIANTS, STORY_SERVERS, pathInside } = require('./repo')
 const { UsageError } = require('./command')
 
 /**
@@ -27,11 +27,18 @@ function resolveServerPath (text, { cwd = process.env.INIT_CWD || process.cwd() 
   return { entry, name: displayName(entry) }
 }
 
-function displayName (entry) {
-  const relative = path.relative(ROOT, entry)
-  const inside = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)
-  const shown = inside ? shownPath(ROOT, entry) : entry
-  return shown.replace(/\/index\.js$/, '')
+/**
+ * How the tools print the server at `entry`: relative to the repo's root,
+ * with / between its parts, where it is inside (see pathInside); as given
+ * elsewhere. Either way without the index.js of a folder's server: `mine`
+ * for mine/index.js, and C:\work\mine for C:\work\mine\index.js on
+ * Windows. `inside` is pathInside's options (the tests' path.win32).
+ */
+function displayName (entry, inside = {}) {
+  const paths = inside.paths ?? path
+  const server = paths.basename(entry) === 'index.js' ? paths.dirname(entry) : entry
+  const relative = pathInside(server, inside)
+  return relative ? relative.split(paths.sep).join('/') : server
 }
 
-module.exports = { resolveServerPath }
+module.exports = { resolveServerPath, displayName }
