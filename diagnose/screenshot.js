@@ -8,6 +8,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const { pathToFileURL } = require('node:url')
 const { execFileSync, spawnSync } = require('node:child_process')
 const { runAsProcess, parseCommandLine, UsageError } = require('../tooling/command')
 
@@ -25,6 +26,10 @@ const NO_CHROMIUM_HINT = process.platform === 'linux'
 const WINDOW = '1400,1000'
 // Clinic's reports draw with JavaScript after load; give them this long.
 const RENDER_BUDGET_MS = 5000
+const RENDER_TIMEOUT_MS = 60000
+// `chromium --version` answers in a tenth of a second; one that has not in
+// this long will not (a wrapper waiting on something), and is passed over.
+const VERSION_TIMEOUT_MS = 10000
 
 /**
  * Render `report` (an HTML file) to `out` (a PNG). Returns `out`.
@@ -39,8 +44,10 @@ function screenshot (report, out, chromium = findChromium()) {
       // This machine's network is closed: no background connections.
       '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
       `--user-data-dir=${profile}`, `--window-size=${WINDOW}`, `--virtual-time-budget=${RENDER_BUDGET_MS}`,
-      `--screenshot=${path.resolve(out)}`, `file://${path.resolve(report)}`
-    ], { stdio: 'ignore', timeout: 60000 })
+      // A URL of the path, not file:// and the path: a # or % in a folder's
+      // name would start a fragment or an escape, and C:\ is no URL path.
+      `--screenshot=${path.resolve(out)}`, pathToFileURL(path.resolve(report)).href
+    ], { stdio: 'ignore', timeout: RENDER_TIMEOUT_MS, killSignal: 'SIGKILL' })
   } finally {
     fs.rmSync(profile, { recursive: true, force: true })
   }
@@ -49,22 +56,44 @@ function screenshot (report, out, chromium = findChromium()) {
 
 // The first of CHROMIUM_CANDIDATES on the PATH that runs, or else of the
 // places macOS and Windows install Chrome or Chromium, as an absolute path
-// (puppeteer wants one), or null.
-function findChromium () {
-  const folders = (process.env.PATH || '').split(path.delimiter).filter(Boolean)
-  const names = process.platform === 'win32' ? CHROMIUM_CANDIDATES.map((name) => `${name}.exe`).concat('chrome.exe') : CHROMIUM_CANDIDATES
+// (puppeteer wants one), or null. `platform`, `env` and `timeoutMs` are the
+// tests'.
+function findChromium ({ platform = process.platform, env = process.env, timeoutMs = VERSION_TIMEOUT_MS } = {}) {
+  const folders = (env.PATH || '').split(path.delimiter).filter(Boolean)
+  const names = platform === 'win32' ? CHROMIUM_CANDIDATES.map((name) => `${name}.exe`).concat('chrome.exe') : CHROMIUM_CANDIDATES
   const onPath = names.flatMap((name) => folders.map((folder) => path.join(folder, name)))
-  const candidates = [...onPath, ...installedBrowsers()]
-  return candidates.find((file) => fs.existsSync(file) && !spawnSync(file, ['--version']).error) ?? null
+  const candidates = [...onPath, ...installedBrowsers(platform, env)]
+  return candidates.find((file) => isFile(file) && (platform === 'win32' || probeChromium(file, { timeoutMs }) === null)) ?? null
+}
+
+/**
+ * Why the browser at `file` will not do, or null where it answers
+ * `--version`, within `timeoutMs`. Not asked on Windows (findChromium):
+ * there chrome.exe prints no version, starts the browser and stays.
+ */
+function probeChromium (file, { timeoutMs = VERSION_TIMEOUT_MS } = {}) {
+  // No pipes: a child the browser leaves behind cannot hold the call open.
+  const { error } = spawnSync(file, ['--version'], { stdio: 'ignore', timeout: timeoutMs, killSignal: 'SIGKILL' })
+  if (!error) return null
+  if (error.code === 'ETIMEDOUT') return `${file} did not answer --version within ${timeoutMs / 1000} s (stopped)`
+  return `${file} does not run: ${error.message}`
+}
+
+function isFile (file) {
+  try {
+    return fs.statSync(file).isFile()
+  } catch {
+    return false
+  }
 }
 
 // Where the installers put them, off the PATH.
-function installedBrowsers () {
-  if (process.platform === 'darwin') {
+function installedBrowsers (platform, env) {
+  if (platform === 'darwin') {
     return ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome', '/Applications/Chromium.app/Contents/MacOS/Chromium']
   }
-  if (process.platform === 'win32') {
-    return [process.env.PROGRAMFILES, process.env['PROGRAMFILES(X86)'], process.env.LOCALAPPDATA]
+  if (platform === 'win32') {
+    return [env.PROGRAMFILES, env['PROGRAMFILES(X86)'], env.LOCALAPPDATA]
       .filter(Boolean)
       .flatMap((root) => [path.join(root, 'Google', 'Chrome', 'Application', 'chrome.exe'), path.join(root, 'Chromium', 'Application', 'chrome.exe')])
   }
@@ -82,6 +111,6 @@ async function main (argv, { stdout }) {
 
 const command = { name: 'screenshot', usage: USAGE, main }
 
-module.exports = { screenshot, findChromium, NO_CHROMIUM_HINT, command }
+module.exports = { screenshot, findChromium, probeChromium, NO_CHROMIUM_HINT, command }
 
 if (require.main === module) runAsProcess(command)
