@@ -8,10 +8,13 @@
 // If-None-Match's precedence, h2o its three faults, and nothing else.
 
 const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
 const { STEPS, PRECEDENCE_MATCH, curlMissing, checkJson, brokenBy, expected } = require('./check-curl-helper')
-const { webServerMissing, startWebServer } = require('./fixtures/web-servers')
+const { webServerMissing, startWebServer, BODY } = require('./fixtures/web-servers')
 // On .nvmrc's line only: the servers are not Node, and CI's time is short.
-const { skipOffNvmrcLine } = require('./helper')
+const { skipOffNvmrcLine, request } = require('./helper')
 
 // Apache and nginx send 304 only when both conditions hold, so a matching
 // tag with an older date gets the full 200; h2o compares strongly, and has
@@ -40,3 +43,23 @@ for (const [name, failing] of Object.entries(WEB_SERVER_FAILURES)) {
     }
   })
 }
+
+// As on a Mac: a TMPDIR only its owner may enter (mktemp -d's, or macOS's
+// under /var/folders), reached through a link (/var is one to /private/var).
+// A server the tests start as root serves as an unprivileged user, which
+// could not reach its file there: 403 for it, until the fixture put the
+// servers' folders where that user may enter.
+t.test('nginx serves its file with TMPDIR private and reached through a link', { skip: webServerMissing('nginx') || skipOffNvmrcLine }, async (t) => {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'private-tmp-'))
+  t.teardown(() => fs.rmSync(scratch, { recursive: true, force: true }))
+  fs.mkdirSync(path.join(scratch, 'real'), { mode: 0o700 })
+  fs.symlinkSync(path.join(scratch, 'real'), path.join(scratch, 'tmp'))
+  const tmpdir = process.env.TMPDIR
+  t.teardown(() => { if (tmpdir === undefined) delete process.env.TMPDIR; else process.env.TMPDIR = tmpdir })
+  process.env.TMPDIR = path.join(scratch, 'tmp')
+  const server = await startWebServer('nginx')
+  t.teardown(server.stop)
+  const response = await request(server.url)
+  t.equal(response.status, 200, `GET ${server.url}: ${response.status}`)
+  t.equal(response.body, BODY, 'the whole file')
+})
