@@ -255,8 +255,8 @@ t.test('the workflow\'s traps: PowerShell pipes, cmd\'s call, Linux jobs\' needs
         }
       }
       // One package an install: a missing one must not take the others.
-      for (const install of step.run.matchAll(/apt-get install((?:\s+[^\s;&|]+)+)/g)) {
-        const packages = install[1].trim().split(/\s+/).filter((word) => !word.startsWith('-'))
+      for (const install of step.run.matchAll(/apt-get install((?:[ \t]+[^\s;&|)]+)+)/g)) {
+        const packages = install[1].trim().split(/[ \t]+/).filter((word) => !word.startsWith('-'))
         t.equal(packages.length, 1, `${id}: one package an apt-get install: ${install[0]}`)
       }
     }
