@@ -82,6 +82,14 @@ t.test('options it refuses, before anything starts', async (t) => {
   fs.writeFileSync(outside, '')
   t.teardown(() => fs.rmSync(path.dirname(outside), { recursive: true, force: true }))
   t.throws(() => parseOptions(['--target', `mine=${outside}`]), /--target mine: .*server\.js is outside the repository, so the base cannot have it/)
+  // The repository reached through a symbolic link (a clone under one, or
+  // macOS's /var, a link to /private/var, where the temporary folder is):
+  // what is inside stays inside.
+  const linkedRoot = path.join(path.dirname(outside), 'linked-repo')
+  fs.symlinkSync(ROOT, linkedRoot, 'junction')
+  t.equal(parseOptions(['--target', `mine=${path.join(linkedRoot, 'fixed')}`]).definitions.mine.entry, 'fixed', 'a folder of the repository, through a link')
+  t.equal(parseOptions(['--target', `mine=${path.join(linkedRoot, 'fixed', 'index.js')}`]).definitions.mine.entry, path.join('fixed', 'index.js'), 'a file')
+  t.throws(() => parseOptions(['--target', `mine=${path.join(linkedRoot, '..', 'server.js')}`]), /is outside the repository/, 'and beside the link, outside')
   t.throws(() => parseOptions(['--cpu-tax', 'slow=5']), /not a target of this run/)
   t.throws(() => parseOptions(['--rounds', '17']), /--rounds must be an integer from 2 to 16/)
   t.equal(parseOptions([]).protocol.targets.join(','), 'fixed,fixed-304,fast')
