@@ -31,6 +31,7 @@ function resolveBase (ref, root = ROOT) {
     return { ref, commit, why: 'as asked' }
   }
   const head = commitOf('HEAD', root)
+  let onBranch = null
   for (const branch of [symbolicOriginHead(root), 'origin/main', 'origin/master', 'main', 'master']) {
     if (!branch || commitOf(branch, root) === null) continue
     let mergeBase
@@ -40,11 +41,17 @@ function resolveBase (ref, root = ROOT) {
       continue
     }
     if (mergeBase !== head) return { ref: branch, commit: mergeBase, why: `the merge base of HEAD with ${branch}` }
+    onBranch = branch
     break
   }
   const parent = commitOf('HEAD~1', root)
   if (parent === null) throw new UsageError('HEAD has no parent and no default branch to start from: name a base with --base')
-  return { ref: 'HEAD~1', commit: parent, why: 'HEAD~1 (HEAD is on the default branch, or there is none)' }
+  // Said in full, since "the merge base with main" is what one expects and
+  // HEAD~1 is what one gets on main itself (the merge base would be HEAD).
+  const why = onBranch === null
+    ? 'no default branch (origin\'s HEAD, main or master), so HEAD\'s parent'
+    : `HEAD is ${commitOf(onBranch, root) === head ? `${onBranch} itself` : `already in ${onBranch}`}, so its parent`
+  return { ref: 'HEAD~1', commit: parent, why }
 }
 
 function commitOf (ref, root) {
