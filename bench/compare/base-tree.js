@@ -81,20 +81,41 @@ function symbolicOriginHead (root) {
 function checkOutBase (commit, { root = ROOT, log = () => {} } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-compare-base-'))
   git(['worktree', 'add', '--detach', '--quiet', dir, commit], { cwd: root })
-  const remove = () => {
-    try {
-      git(['worktree', 'remove', '--force', dir], { cwd: root })
-    } catch {
-      fs.rmSync(dir, { recursive: true, force: true })
-      try { git(['worktree', 'prune'], { cwd: root }) } catch {}
-    }
-  }
+  const remove = () => removeWorktree(dir, root, log)
   try {
     const install = installDependencies(dir, root, log)
     return { dir, install, remove }
   } catch (err) {
     remove()
     throw err
+  }
+}
+
+/**
+ * Remove the worktree `dir` of `root`, never what its node_modules links
+ * to, and never throwing (a Ctrl-C's handler calls it). The link goes
+ * first: on Windows, `git worktree remove` follows a junction and deletes
+ * the head's node_modules through it (and so may a recursive delete);
+ * unlinking a link never touches its target. Where the link cannot go, the
+ * worktree stays, and `log` says so.
+ */
+function removeWorktree (dir, root, log) {
+  const link = path.join(dir, 'node_modules')
+  try {
+    if (fs.lstatSync(link).isSymbolicLink()) fs.unlinkSync(link)
+  } catch (err) {
+    if (err.code !== 'ENOENT') {
+      log(`the base's worktree ${dir} is left in place: its node_modules link could not be removed (${err.message}); ` +
+        'remove that link, then run "git worktree prune"')
+      return
+    }
+  }
+  try {
+    git(['worktree', 'remove', '--force', dir], { cwd: root })
+  } catch {
+    // git would not (a file still open, say): the folder, then git's note of it.
+    try { fs.rmSync(dir, { recursive: true, force: true }) } catch {}
+    try { git(['worktree', 'prune'], { cwd: root }) } catch {}
   }
 }
 
