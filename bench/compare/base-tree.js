@@ -138,11 +138,11 @@ function installDependencies (dir, root, log) {
     fs.mkdirSync(cached, { recursive: true })
     for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(dir, file), path.join(cached, file))
     const started = Date.now()
-    const npm = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: cached, encoding: 'utf8' })
+    const npm = runNpmCi(cached)
     if (npm.status !== 0) {
       fs.rmSync(cached, { recursive: true, force: true })
-      const said = `${npm.stderr || ''}${npm.error ? npm.error.message : ''}`.trim().split('\n').slice(-8).join('\n')
-      throw new UsageError(`the base did not install (npm ci exited ${npm.status}):\n${said}`)
+      const said = (npm.stderr || '').trim().split('\n').slice(-8).join('\n')
+      throw new UsageError(`the base did not install (${npmOutcome(npm)})${said ? `:\n${said}` : ''}`)
     }
     install = `its own lockfile: npm ci, ${((Date.now() - started) / 1000).toFixed(0)} s, kept in ${path.relative(root, cached)}`
   }
@@ -150,4 +150,28 @@ function installDependencies (dir, root, log) {
   return install
 }
 
-module.exports = { resolveBase, checkOutBase }
+// npm ci in `cwd`, as spawnSync returns it. On Windows, npm is a batch
+// file (npm.cmd), which Node starts only through a shell since
+// CVE-2024-27980 (spawning it without one fails with EINVAL): cmd.exe runs
+// the command line, as Node's documentation, cross-spawn and npm's own
+// @npmcli/promise-spawn do. Its words are constants, so nothing needs
+// quoting for cmd; given as one string, not an array, since Node 24 warns
+// (DEP0190) about arguments it would only concatenate for a shell.
+function runNpmCi (cwd, platform = process.platform) {
+  const args = ['ci', '--no-audit', '--no-fund', '--loglevel=error']
+  const options = { cwd, encoding: 'utf8' }
+  return platform === 'win32'
+    ? spawnSync(['npm', ...args].join(' '), { ...options, shell: true })
+    : spawnSync('npm', args, options)
+}
+
+// What became of npm: its exit code, else why there is none.
+function npmOutcome ({ status, signal, error }) {
+  if (error) return `npm ci did not start: ${error.message}`
+  if (status === null) return `npm ci was stopped by ${signal}`
+  return `npm ci exited ${status}`
+}
+
+// installDependencies: for the Windows lane's test of the install under
+// node.exe (test/windows/base-install.js), where there is no git.
+module.exports = { resolveBase, checkOutBase, installDependencies }
