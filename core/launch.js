@@ -11,6 +11,7 @@ const { createContentSource } = require('./content')
 const { SEED_PATH } = require('./seed-contract')
 const launchChannel = require('./launch-channel')
 const { protectFromOverload } = require('./overload')
+const { unsupportedNodeLine } = require('./node-support')
 
 const DEFAULT_PORT = 3000
 const DEFAULT_HOST = '127.0.0.1'
@@ -43,6 +44,8 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1000
  */
 async function launch (createServer, location, env = process.env) {
   const name = path.basename(location, '.js')
+  const unsupported = unsupportedNodeLine(name)
+  if (unsupported) console.error(unsupported)
   const port = parsePort(env.PORT)
   const drainMs = parseDrainMs(env.SHUTDOWN_DRAIN_MS)
   const headersTimeout = parseMilliseconds('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS)
