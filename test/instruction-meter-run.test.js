@@ -6,9 +6,16 @@
 // that many instructions (within 10 %): the meter counts the request path
 // and the tax costs what it says. A short protocol, so the counts are not
 // settled the way a gate's are (docs/ci-gate.md has those); on .nvmrc's
-// line only, where valgrind is installed.
+// line only, where valgrind is installed. Counted with a test harness's
+// coverage in this process's environment, as under `npm test` with tap's
+// coverage on, and NODE_V8_COVERAGE (Node's own) set here too: the counted
+// process must run without it (bench/measure/uninstrumented.js), or V8's
+// block counters are counted in the tax's loop (700,393 read for 100,000).
 
 const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
 const { countTargets, checkMeter, MeterUnavailable } = require('../bench/measure/instructions')
 const { TARGETS } = require('../bench/protocol/targets')
 const { countOf } = require('../bench/judge/instructions')
@@ -32,6 +39,14 @@ function meterMissing () {
 }
 
 t.test('fixed counted under valgrind, and a tax of work counted as what it asks', { skip: skipOffNvmrcLine || meterMissing() }, async (t) => {
+  const coverageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'instruction-meter-run-'))
+  const before = process.env.NODE_V8_COVERAGE
+  process.env.NODE_V8_COVERAGE = coverageDir
+  t.teardown(() => {
+    if (before === undefined) delete process.env.NODE_V8_COVERAGE
+    else process.env.NODE_V8_COVERAGE = before
+    fs.rmSync(coverageDir, { recursive: true, force: true })
+  })
   const counts = await countTargets(['fixed'], TARGETS, { trees: { clean: ROOT, taxed: ROOT }, taxes: { fixed: TAX }, taxedSide: 'taxed', protocol: SHORT })
   const clean = counts.clean.fixed.windows
   const taxed = counts.taxed.fixed.windows

@@ -33,6 +33,7 @@ const { startTarget } = require('../../tooling/target-process')
 const { UsageError } = require('../../tooling/command')
 const { readTextOrNull } = require('../../tooling/text-file')
 const { stdoutFile, removeStdoutFile } = require('./load')
+const { uninstrumented } = require('./uninstrumented')
 
 /**
  * V8's settings for a count that repeats: one thread (compilation and GC
@@ -155,8 +156,9 @@ async function countInstructions (entry, { env = {}, nodeArgs = [], headers = {}
   const started = Date.now()
   const file = stdoutFile(stdout, `instructions-${label}`)
   // NODE_OPTIONS emptied: what the count depends on is V8_FLAGS and the
-  // target's own (a test runner's loader, say, would be counted too).
-  env = { ...env, NODE_OPTIONS: '' }
+  // target's own (a test runner's loader, say, would be counted too); and
+  // no harness's coverage (uninstrumented.js).
+  env = uninstrumented({ ...env, NODE_OPTIONS: '' })
   const server = await startTarget(entry, { env, nodeArgs: [...V8_FLAGS, ...nodeArgs], stdout: file, cwd, wrapper: ['valgrind', ...VALGRIND_ARGS], startTimeoutMs: START_TIMEOUT_MS })
   // vgdb finds the process by a name made of its USER and HOST, as the
   // server saw them.

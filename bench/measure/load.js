@@ -10,13 +10,17 @@ const os = require('node:os')
 const path = require('node:path')
 const http = require('node:http')
 const autocannon = require('autocannon')
+const { uninstrumented } = require('./uninstrumented')
 
 const CPU_TAX = path.join(__dirname, 'cpu-tax.js')
 
 // startTarget's options for a target's `env`, with `taxMicros` of busy CPU
-// added to each of its requests (cpu-tax.js, preloaded) when > 0.
+// added to each of its requests (cpu-tax.js, preloaded) when > 0, and no
+// test harness's coverage (uninstrumented.js): what the CPU meter reads.
 function taxedStart (env = {}, taxMicros = 0) {
-  return taxMicros > 0 ? { nodeArgs: ['-r', CPU_TAX], env: { ...env, CPU_TAX_MICROS: String(taxMicros) } } : { env }
+  return taxMicros > 0
+    ? { nodeArgs: ['-r', CPU_TAX], env: uninstrumented({ ...env, CPU_TAX_MICROS: String(taxMicros) }) }
+    : { env: uninstrumented(env) }
 }
 
 // startTarget's `stdout` for a target whose stdout is a file of `kind`: a

@@ -1,0 +1,38 @@
+'use strict'
+
+// The servers the measuring tools start (bench's and bench:compare's CPU
+// meter, bench/measure/load.js's taxedStart) run without a test harness's
+// coverage, which this process may have (tap's, when `npm test` runs with
+// coverage on) and which is set here too (NODE_V8_COVERAGE, Node's own):
+// coverage makes every block a server takes cost more, and would be
+// measured. The instruction meter's own run is test/instruction-meter-run.test.js.
+
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { startTarget } = require('../tooling/target-process')
+const { taxedStart } = require('../bench/measure/load')
+
+const SERVER = path.join(__dirname, 'fixtures', 'coverage-env-server.js')
+
+t.test('a measured server gets no coverage from the harness', async (t) => {
+  const coverageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-uninstrumented-'))
+  const before = process.env.NODE_V8_COVERAGE
+  process.env.NODE_V8_COVERAGE = coverageDir
+  t.teardown(() => {
+    if (before === undefined) delete process.env.NODE_V8_COVERAGE
+    else process.env.NODE_V8_COVERAGE = before
+    fs.rmSync(coverageDir, { recursive: true, force: true })
+  })
+
+  for (const taxMicros of [0, 5]) {
+    const server = await startTarget(SERVER, taxedStart({ SOME_SETTING: '1' }, taxMicros))
+    t.teardown(server.stop)
+    const seen = await (await fetch(server.origin)).json()
+    await server.stop()
+    t.equal(seen.NODE_V8_COVERAGE, null, `tax ${taxMicros} µs: no NODE_V8_COVERAGE in the server's environment`)
+    t.not(seen._TAPJS_PROCESSINFO_COVERAGE_, '1', `tax ${taxMicros} µs: tap's coverage off in the server (${seen._TAPJS_PROCESSINFO_COVERAGE_})`)
+  }
+  t.same(fs.readdirSync(coverageDir), [], 'no coverage written for either server')
+})
