@@ -252,6 +252,9 @@ t.test('the workflow\'s traps: PowerShell pipes, cmd\'s call, Linux jobs\' needs
         // npm is npm.cmd: without call, cmd never comes back to the script.
         for (const line of lines.filter((line) => /(?:^|\s)np[mx]\s/.test(line))) {
           t.match(line, /^\s*call np[mx]\s/, `${id}, ${step.name}: npm called with call in cmd: ${line.trim()}`)
+          // Its code read on the next line (if errorlevel 1): Wine's cmd
+          // takes `call ... || ...` as failed even at 0.
+          t.notMatch(line, /\|\|/, `${id}, ${step.name}: no || after call in cmd: ${line.trim()}`)
         }
       }
       // One package an install: a missing one must not take the others.
