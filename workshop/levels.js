@@ -130,8 +130,12 @@ async function checkLeak (server, { protocol = LEAK_PROTOCOL } = {}) {
     await load(protocol.warmup)
     const early = await measure(server, load, protocol)
     const earlyCount = protocol.warmup + early.requests
-    // 1 on a fine clock; on a coarse one, how much longer the early window had to be.
-    const stretch = earlyCount / (protocol.warmup + protocol.window)
+    // 1 on a fine clock; on a coarse one, how much longer the early window
+    // had to be. Never under 1: a server so costly that fewer requests than
+    // a window fill its early one (slow on a slow Windows machine, or under
+    // Wine) would otherwise be read earlier in its leak, at fewer listeners,
+    // and its growth missed (x2.4 where 451-480 reads more).
+    const stretch = Math.max(1, earlyCount / (protocol.warmup + protocol.window))
     const lateFrom = Math.round(protocol.lateFrom * stretch)
     // Meanwhile, how many listeners the server holds while requests are in
     // flight; then a window's worth of requests unmeasured and unsampled, so
