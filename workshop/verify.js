@@ -26,7 +26,7 @@ const LEVELS = [
 ]
 const TOP_LEVEL = LEVELS.length - 1
 
-const USAGE = `Usage: npm run verify -- PATH [--level N] [--no-speed] [--watch]
+const USAGE = `Usage: npm run verify -- PATH [--level N] [--speed | --no-speed] [--watch]
 
 Starts \`node PATH\` (your copy from \`npm run workshop -- new\`, a variant,
 or any server that listens on PORT) on a free port and checks it:
@@ -39,13 +39,16 @@ or any server that listens on PORT) on a free port and checks it:
             with new bytes from their first response on (not one behind)
   level 3   conditional GET: the RFC 9110 steps of check:curl, with curl
   speed     CPU per request and req/s against slow, fast and fixed in one
-            run of the benchmark, and a verdict in words (about 40 s)
+            run of the benchmark, and a verdict in words (about 40 s): after
+            every level only, unless --speed
 Each check is ✓, ✗ (with what was sent, what came back and a hint) or
 – (could not be checked on this server).
 
 Options:
   --level N   check the contract and levels 1 to N only, exit 0 when they
-              hold (default ${TOP_LEVEL}, every level); the speed then only with --speed
+              hold (default ${TOP_LEVEL}, every level); below ${TOP_LEVEL} the speed is
+              not measured
+  --speed     measure the speed after a lower --level too
   --no-speed  skip the speed comparison
   --watch     check again whenever a file in PATH's folder is saved (the
               levels only; Ctrl-C to stop)
