@@ -173,6 +173,23 @@ t.test('two commits, one made slower: caught as a regression one way, an improve
   t.match(improvement.stdout, /\nbench:compare: no regression beyond \+5\.0 % \(fixed: improvement\)\n$/)
 })
 
+t.test('a comparison that crashes (its stdout closed) still removes the base\'s worktree', { skip: skipOffNvmrcLine }, async (t) => {
+  const dir = throwawayRepository(t)
+  gitIn(dir, 'init', '-q')
+  commitAll(dir, 'as it is')
+  // The reader goes after the first line, as `| head -1` does: the next
+  // line's write fails (EPIPE), an uncaught error.
+  const child = spawn(process.execPath, [path.join(dir, 'bench', 'compare'), '--base', 'HEAD', ...SHORT], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] })
+  t.teardown(() => child.kill('SIGKILL'))
+  let stderr = ''
+  child.stderr.on('data', (chunk) => { stderr += chunk })
+  child.stdout.once('data', () => child.stdout.destroy())
+  const code = await new Promise((resolve) => child.on('close', resolve))
+  t.equal(code, 1, 'it crashed')
+  t.match(stderr, /EPIPE/)
+  t.equal(gitIn(dir, 'worktree', 'list').split('\n').length, 1, 'no worktree left behind')
+})
+
 t.test('bad input: exit 2 and one clear line', { skip: skipOffNvmrcLine }, async (t) => {
   const dir = throwawayRepository(t)
   const notGit = await compareIn(dir, SHORT)

@@ -181,10 +181,13 @@ async function main (argv, { stdout, stderr }) {
   const baseCommit = resolveBase(options.base)
   print(`bench:compare: base ${baseCommit.commit.slice(0, 10)} against head ${head.commit.slice(0, 10)}${head.dirty ? ' + uncommitted changes' : ''}`)
   const checkout = checkOutBase(baseCommit.commit, { log: (line) => print(`  ${line}`) })
-  // A Ctrl-C or a CI cancel still removes the worktree.
+  // A Ctrl-C or a CI cancel still removes the worktree, and so does a
+  // crash, through 'exit' (an uncaught error: a closed stdout's EPIPE, as
+  // when the output is piped into head).
   const onSignal = (signal) => { checkout.remove(); process.kill(process.pid, signal) }
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
+  process.once('exit', checkout.remove)
   try {
     const base = { ...baseCommit, install: checkout.install }
     for (const target of protocol.targets) {
@@ -253,6 +256,7 @@ async function main (argv, { stdout, stderr }) {
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
+    process.off('exit', checkout.remove)
     checkout.remove()
   }
 }
