@@ -11,7 +11,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../../tooling/command')
-const { ROOT } = require('../../tooling/repo')
+const { ROOT, pathInside } = require('../../tooling/repo')
 const { describeHead } = require('../../tooling/git')
 const { signedPercent } = require('../../tooling/number-text')
 const { writeJson } = require('../../tooling/json-file')
@@ -143,33 +143,16 @@ function parseOptions (argv) {
 
 // NAME=PATH as the bench takes it, PATH a server in this repository: the
 // base has it at the same place, or the comparison stops before it starts.
-// Judged on real paths: the repository, or PATH, may be reached through a
-// symbolic link (a clone under one; on macOS, /var is /private/var, where
-// the temporary folder is), and ROOT is already a real path (Node resolves
-// a script's own links).
+// Inside or not on real paths (tooling/repo.js's pathInside): the
+// repository, or PATH, may be reached through a symbolic link (a clone
+// under one; on macOS, /var is /private/var, where the temporary folder is).
 function parseRepoTarget (text) {
   const [name, definition] = parseUserTarget(text)
-  const entry = path.resolve(ROOT, definition.entry)
-  // The folder's real path, not the entry's: a server file that is itself a
-  // link keeps the name it was given.
-  const relative = path.relative(realPath(ROOT), path.join(realPath(path.dirname(entry)), path.basename(entry)))
-  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+  const relative = pathInside(path.resolve(ROOT, definition.entry))
+  if (relative === null) {
     throw new UsageError(`--target ${name}: ${text.slice(name.length + 1)} is outside the repository, so the base cannot have it`)
   }
   return [name, { ...definition, entry: relative }]
-}
-
-// `file`'s real path, links resolved; for a path that does not exist (yet),
-// its nearest existing folder's, with the rest as given.
-function realPath (file) {
-  const rest = []
-  for (let at = file; ; at = path.dirname(at)) {
-    try {
-      return path.join(fs.realpathSync.native(at), ...rest)
-    } catch {}
-    if (path.dirname(at) === at) return file
-    rest.unshift(path.basename(at))
-  }
 }
 
 async function main (argv, { stdout, stderr }) {
