@@ -155,6 +155,18 @@ t.test('every line of a ```sh block is one command of plain words, the same in e
   }
 })
 
+// PowerShell reads an unquoted `a,b` as an array, and passes a native
+// program its elements as separate arguments: a page with such a word in a
+// typed line says PowerShell's form, the word quoted.
+t.test('a page with a word with a comma in a ```sh line gives it quoted for PowerShell', async (t) => {
+  for (const block of typed('sh')) {
+    const text = readText(path.join(ROOT, block.page))
+    for (const word of commandsOf(block).flatMap((line) => line.trim().split(/\s+/)).filter((w) => w.includes(','))) {
+      t.ok(text.includes(`'${word}'`), `${where(block)}: ${block.page} says '${word}'`)
+    }
+  }
+})
+
 for (const shell of Object.keys(SHELLS)) {
   t.test(`every \`\`\`sh block in ${shell}: each program gets the line's words, nothing else happens`, { skip: !which(shell) && `no ${shell} here` }, async (t) => {
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-commands-'))
