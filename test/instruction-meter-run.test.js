@@ -10,7 +10,7 @@
 // coverage in this process's environment, as under `npm test` with tap's
 // coverage on, and NODE_V8_COVERAGE (Node's own) set here too: the counted
 // process must run without it (bench/measure/uninstrumented.js), or V8's
-// block counters are counted in the tax's loop (700,393 read for 100,000).
+// block counters are counted in the tax's loop (700,288 read for 100,000).
 
 const t = require('tap')
 const fs = require('node:fs')

@@ -3,10 +3,11 @@
 // A server started to be measured (CPU time, instructions) runs as a user
 // runs it, without a test harness's coverage, which an environment the
 // measuring tool was started in would hand down to it: with coverage on,
-// V8 bumps a counter at every block a function takes, and the instruction
-// meter read a tax of 100,000 instructions per request as 700,393
-// (test/instruction-meter-run.test.js under the README's `npm test`, tap's
-// coverage on). Two ways coverage reaches a child:
+// V8 bumps a counter at every block a function takes: the instruction
+// meter read a tax of 100,000 instructions per request as 700,393 under
+// the README's `npm test` (tap's coverage on; issue 39), 700,288 with
+// NODE_V8_COVERAGE set (test/instruction-meter-run.test.js). Two ways
+// coverage reaches a child:
 // - NODE_V8_COVERAGE, Node's own (c8, `node --test
 //   --experimental-test-coverage`): a child that has it collects coverage.
 // - tap (18 and later): its @tapjs/processinfo adds its loader to the
