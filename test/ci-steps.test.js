@@ -37,6 +37,7 @@ const workflow = YAML.parse(read(WORKFLOW))
 const WORKFLOW_ONLY = {
   'trace-leak': { file: 'test/workshop-commands.test.js', holds: /slow\/etag\.js:25:12/ },
   doctor: { file: 'test/clinic/clinic.test.js', holds: /the event-loop delay is flagged/ },
+  flame: { file: 'test/clinic/clinic.test.js', holds: /flame on slow, in the clone/ },
   workshop: { file: 'test/workshop-commands.test.js', holds: /workshop/ },
   verify: { file: 'test/verify.test.js', holds: /level 2 not asked/ },
   'check:curl': { file: 'test/check-curl.test.js', holds: /passed, 0 failed/ },
@@ -233,6 +234,12 @@ t.test('the macOS and Windows lanes: .ci/run\'s, and the workflow\'s real system
   }
   if (committed('.ci/windows-lane')) {
     t.equal(ciRunLines().filter((line) => /(?:^|\s)\.ci\/windows-lane(?:\s|$)/.test(line)).length, 1, '.ci/run runs the Windows lane once')
+    // The lane runs on Wine what the workshop job runs on a real Windows,
+    // but check:curl: Wine has no curl.exe.
+    const lane = new Set([...read('.ci/windows-lane').matchAll(/^[^#\n]*\bnpm run ([\w:-]+)/gm)].map((match) => match[1]))
+    const workshop = new Set(workflowNpmCommands().filter(({ id, command }) => id === 'workshop' && command.startsWith('npm run ')).map(({ command }) => /^npm run ([\w:-]+)/.exec(command)[1]))
+    t.same([...workshop].filter((script) => !lane.has(script)), ['check:curl'], `the workshop job's commands on the Windows lane, but check:curl (lane: ${[...lane].join(', ')})`)
+    t.same([...lane].filter((script) => !workshop.has(script)), [], 'the Windows lane\'s commands in the workshop job')
   }
 })
 
