@@ -13,6 +13,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { pathToFileURL } = require('node:url')
 const { findChromium, NO_CHROMIUM_HINT } = require('../diagnose/screenshot')
+const { ratioValueText } = require('../bench/print/numbers')
 const { bench, SHORT } = require('./bench-helper')
 const { skipOffNvmrcLine } = require('./helper')
 
@@ -20,6 +21,10 @@ const chromium = findChromium()
 // The page does not depend on the Node line that wrote it (bench-html.test.js
 // renders one on every line): the browser checks it on .nvmrc's line.
 const skip = !chromium ? `no Chromium here: ${NO_CHROMIUM_HINT}` : skipOffNvmrcLine
+// A real run of three targets and a browser: 15 to 20 s, and on two cores
+// beside other busy processes (load 7) 27 to 30 s, over tap's 30 s.
+t.setTimeout(90000)
+
 const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 t.test('a report from a short real run draws every chart, offline, with no error', { skip }, async (t) => {
@@ -90,7 +95,9 @@ t.test('a report from a short real run draws every chart, offline, with no error
     t.same(byId['chart-cpu'], result.protocol.targets, 'a bar for every target')
     t.same(byId['chart-leak'], ['slow'], 'the leak chart for slow')
     t.same(ratios.map((r) => [r.name, r.value]), result.ratios.map((r) => [r.name, r.value]), `${scheme}: the ratio table is the run's`)
-    for (const r of ratios) t.ok(Math.abs(Number(r.text) / r.value - 1) < 0.01, `${r.name}: shows ${r.text} for ${r.value}`)
+    // As every printer writes it: two decimals below 10, so within 1 % only
+    // from 0.5 up (0.28 for 0.2843, fixed/fast on a loaded machine).
+    for (const [i, r] of ratios.entries()) t.equal(r.text, ratioValueText(result.ratios[i]), `${r.name}: shows ${r.text} for ${r.value}`)
     t.equal(background, scheme === 'dark' ? 'rgb(13, 17, 23)' : 'rgb(255, 255, 255)', `${scheme}: its background`)
     if (scheme === 'light') {
       const pdf = await page.pdf({ format: 'A4' })
