@@ -16,6 +16,10 @@ const { webServerMissing, startWebServer, BODY } = require('./fixtures/web-serve
 // On .nvmrc's line only: the servers are not Node, and CI's time is short.
 const { skipOffNvmrcLine, request } = require('./helper')
 
+// Six servers started and checked: 4 to 7 s on an idle machine; 35 s on
+// two cores beside other suites (load 7), over tap's 30 s.
+t.setTimeout(90000)
+
 // Apache and nginx send 304 only when both conditions hold, so a matching
 // tag with an older date gets the full 200; h2o compares strongly, and has
 // no lists and no *.
