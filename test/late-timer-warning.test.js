@@ -22,7 +22,12 @@ function runCommand (main) {
   return { status: run.status, warnings: run.stderr.split('\n').filter((line) => line.includes('TimeoutNegativeWarning')).map((line) => line.replace(/^\(node:\d+\) /, '')), stderr: run.stderr }
 }
 
-t.test("retimer's timer fired late, as a busy loop under load makes it: nothing printed", async (t) => {
+// Node emits TimeoutNegativeWarning from 23 on; Node 22 sets the delay to
+// 1 ms without a word, so there is nothing to keep out of sight or to show.
+const probe = spawnSync(process.execPath, ['--warnings', '-e', 'setTimeout(() => {}, -5)'], { encoding: 'utf8', timeout: 10000 })
+const skip = probe.stderr.includes('TimeoutNegativeWarning') ? false : `Node ${process.version} emits no TimeoutNegativeWarning`
+
+t.test("retimer's timer fired late, as a busy loop under load makes it: nothing printed", { skip }, async (t) => {
   const run = runCommand(`
     const timer = retimer(() => resolve(0), 50)
     setTimeout(() => { timer.reschedule(50); const end = Date.now() + 120; while (Date.now() < end); }, 10)
@@ -31,7 +36,7 @@ t.test("retimer's timer fired late, as a busy loop under load makes it: nothing 
   t.same(run.warnings, [])
 })
 
-t.test('a negative delay of the command\'s own, in a callback retimer runs: printed', async (t) => {
+t.test('a negative delay of the command\'s own, in a callback retimer runs: printed', { skip }, async (t) => {
   const run = runCommand('retimer(() => setTimeout(() => resolve(0), -5), 10)')
   t.equal(run.status, 0, run.stderr)
   t.same(run.warnings, ['TimeoutNegativeWarning: -5 is a negative number.'])
