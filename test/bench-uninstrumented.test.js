@@ -9,11 +9,11 @@
 
 const t = require('tap')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const http = require('node:http')
 const { startTarget } = require('../tooling/target-process')
 const { taxedStart } = require('../bench/measure/load')
+const { withCoverageRequested } = require('./helper')
 
 const SERVER = path.join(__dirname, 'fixtures', 'coverage-env-server.js')
 
@@ -31,14 +31,7 @@ function getJson (url) {
 }
 
 t.test('a measured server gets no coverage from the harness', async (t) => {
-  const coverageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-uninstrumented-'))
-  const before = process.env.NODE_V8_COVERAGE
-  process.env.NODE_V8_COVERAGE = coverageDir
-  t.teardown(() => {
-    if (before === undefined) delete process.env.NODE_V8_COVERAGE
-    else process.env.NODE_V8_COVERAGE = before
-    fs.rmSync(coverageDir, { recursive: true, force: true })
-  })
+  const coverageDir = withCoverageRequested(t, 'bench-uninstrumented')
 
   for (const taxMicros of [0, 5]) {
     const server = await startTarget(SERVER, taxedStart({ SOME_SETTING: '1' }, taxMicros))

@@ -6,6 +6,7 @@
 const fs = require('node:fs')
 const http = require('node:http')
 const net = require('node:net')
+const os = require('node:os')
 const path = require('node:path')
 const { createContentSource } = require('../core/content')
 const { createMinuteClock } = require('../core/clock')
@@ -230,4 +231,19 @@ function oneLineFixCopy (t, name) {
   return workshopCopy(t, name, (source) => source.replace('if (attachAfterEvent === true) return', 'if (afterEventAttached === true) return'))
 }
 
-module.exports = { VARIANTS, readText, verifyQuietly, workshopCopy, oneLineFixCopy, skipOffNvmrcLine, skipWithoutSignals, stateOf, alive, waitFor, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }
+// NODE_V8_COVERAGE set for this test, as a harness with coverage on sets it
+// for every child: the measuring tools must start their servers without it.
+// Restored, and its folder removed, when the test ends.
+function withCoverageRequested (t, prefix) {
+  const coverageDir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`))
+  const before = process.env.NODE_V8_COVERAGE
+  process.env.NODE_V8_COVERAGE = coverageDir
+  t.teardown(() => {
+    if (before === undefined) delete process.env.NODE_V8_COVERAGE
+    else process.env.NODE_V8_COVERAGE = before
+    fs.rmSync(coverageDir, { recursive: true, force: true })
+  })
+  return coverageDir
+}
+
+module.exports = { VARIANTS, withCoverageRequested, readText, verifyQuietly, workshopCopy, oneLineFixCopy, skipOffNvmrcLine, skipWithoutSignals, stateOf, alive, waitFor, drivenClock, startInProcess, startChildProcess, exitOf, request, rawExchange, statusesOf, capture }

@@ -13,14 +13,11 @@
 // block counters are counted in the tax's loop (700,288 read for 100,000).
 
 const t = require('tap')
-const fs = require('node:fs')
-const os = require('node:os')
-const path = require('node:path')
 const { countTargets, checkMeter, MeterUnavailable } = require('../bench/measure/instructions')
 const { TARGETS } = require('../bench/protocol/targets')
 const { countOf } = require('../bench/judge/instructions')
 const { ROOT } = require('../tooling/repo')
-const { skipOffNvmrcLine } = require('./helper')
+const { skipOffNvmrcLine, withCoverageRequested } = require('./helper')
 
 // Two servers under valgrind, 20 to 40 s: more than tap's 30 s a file.
 t.setTimeout(180000)
@@ -39,14 +36,7 @@ function meterMissing () {
 }
 
 t.test('fixed counted under valgrind, and a tax of work counted as what it asks', { skip: skipOffNvmrcLine || meterMissing() }, async (t) => {
-  const coverageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'instruction-meter-run-'))
-  const before = process.env.NODE_V8_COVERAGE
-  process.env.NODE_V8_COVERAGE = coverageDir
-  t.teardown(() => {
-    if (before === undefined) delete process.env.NODE_V8_COVERAGE
-    else process.env.NODE_V8_COVERAGE = before
-    fs.rmSync(coverageDir, { recursive: true, force: true })
-  })
+  withCoverageRequested(t, 'instruction-meter-run')
   const counts = await countTargets(['fixed'], TARGETS, { trees: { clean: ROOT, taxed: ROOT }, taxes: { fixed: TAX }, taxedSide: 'taxed', protocol: SHORT })
   const clean = counts.clean.fixed.windows
   const taxed = counts.taxed.fixed.windows
