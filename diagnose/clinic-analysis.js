@@ -164,10 +164,17 @@ function hottestFrames (tree, top, root) {
 }
 
 // Where `file` is inside the repository at `root`, as the tools print it
-// (slow/etag.js), or null: see pathInside.
+// (slow/etag.js), or null: see pathInside. Once per file: a profile names
+// the same few hundred files in thousands of frames, and pathInside asks
+// the file system for both real paths each time.
+const repoPaths = new Map()
 function repoPath (root, file) {
-  const relative = pathInside(file, { dir: root })
-  return relative ? relative.split(path.sep).join('/') : null
+  const key = `${root}\0${file}`
+  if (!repoPaths.has(key)) {
+    const relative = pathInside(file, { dir: root })
+    repoPaths.set(key, relative ? relative.split(path.sep).join('/') : null)
+  }
+  return repoPaths.get(key)
 }
 
 // The same for the repository's own code only: outside node_modules.
