@@ -53,8 +53,12 @@ Options:
   --github-benchmark-json FILE
                         write github-action-benchmark's customSmallerIsBetter
                         format (CPU per request, latency)
-  --baseline FILE       an earlier --json result: fail where a CPU-per-request
-                        ratio got worse, by a permutation test over the rounds
+  --baseline FILE       an earlier --json result. On CPU time, a report, not a
+                        gate: each CPU-per-request ratio against it, by a
+                        permutation test over the rounds, never an exit 1 (a
+                        stored CPU run moves with a shared machine: 4 false
+                        alarms in 10 runs of the same code, docs/ci-gate.md);
+                        gate with bench:compare, or with --meter instructions
   --alpha P             the gate's false-alarm rate (default 0.01; 0.05
                         with --meter instructions)
   --cpu-tax TARGET=US   add US microseconds of busy CPU to each request of
@@ -64,6 +68,8 @@ Options:
                         target --targets names, and your own; with --baseline,
                         the gate is on those counts instead of CPU ratios,
                         against a --json result of a run with this meter
+                        counted on the same Node, valgrind, C library and CPU
+                        (as valgrind shows it): another is refused, exit 3
   --instruction-tax TARGET=N
                         with --meter instructions: add N instructions of work
                         to each request of TARGET (see bench:calibrate)
@@ -76,6 +82,12 @@ requests / rounds):
 ${Object.entries(MODES).map(([name, { protocol: p }]) =>
   `  ${name.padEnd(6)} ${p.connections} / ${p.warmup} s / ${p.duration} s / ${p.warmupRequests} + ${p.requests} / ${p.rounds}\n` +
   `         targets: ${p.targets.join(', ')}`).join('\n')}
+
+Exit codes: 0 done (every goal held, in full and ci); 1 a goal or check
+failed, or an instruction count regressed against --baseline; 2 bad
+options, or no valgrind for --meter instructions; 3 an instruction
+baseline that cannot be judged here (one line says why: count one here
+with --meter instructions --json FILE, or use npm run bench:compare).
 
 What the output says:
   req/s         responses per second over the measured window

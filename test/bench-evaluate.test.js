@@ -4,7 +4,7 @@
 // a baseline, and the sentences a run prints (bench/judge/evaluate.js).
 
 const t = require('tap')
-const { evaluateRun } = require('../bench/judge/evaluate')
+const { evaluateRun, BASELINE_IS_A_REPORT } = require('../bench/judge/evaluate')
 const { TARGETS } = require('../bench/protocol/targets')
 
 const CI_TARGETS = ['slow', 'fast', 'fixed', 'fixed-304', 'node-http']
@@ -63,20 +63,30 @@ t.test('the start mode reports the same misses without failing', async (t) => {
   t.equal(result.enforced, false)
 })
 
-t.test('the gate: fixed\'s CPU per request over node-http\'s, against the baseline\'s rounds', async (t) => {
+t.test('against a stored baseline, fixed\'s CPU per request over node-http\'s is reported, never a failure', async (t) => {
   const runs = rounds(5, healthy) // 21 / 17 = 1.235 in every round
   const within = { ratios: [{ name: 'cpu fixed/node-http', pairs: [1.22, 1.24, 1.23, 1.25, 1.235] }] }
-  t.same(evaluateRun({ protocol, runs, targets: TARGETS }, { mode: 'ci', baseline: within }).failures, [], 'amid the baseline\'s rounds: quiet')
+  const quiet = evaluateRun({ protocol, runs, targets: TARGETS }, { mode: 'ci', baseline: within })
+  t.same(quiet.failures, [])
+  t.same(quiet.baselineReport, { note: BASELINE_IS_A_REPORT, findings: [] }, 'amid the baseline\'s rounds: nothing to report')
+  // A stored CPU run ages with a shared machine within the hour: 4 false
+  // alarms in 10 runs of the same code (docs/ci-gate.md). Worse is said,
+  // and the run does not fail on it.
   const lower = { ratios: [{ name: 'cpu fixed/node-http', pairs: [1.1, 1.11, 1.09, 1.12, 1.1] }] }
-  const { failures, baseline } = evaluateRun({ protocol, runs, targets: TARGETS }, { mode: 'ci', baseline: lower })
-  t.same(failures, ["cpu fixed/node-http went from the baseline's 1.100 to 1.235 (+12.3 %), p = 0.0040 over 5 rounds against 5: a regression"])
+  const { failures, baseline, baselineReport } = evaluateRun({ protocol, runs, targets: TARGETS }, { mode: 'ci', baseline: lower })
+  t.same(failures, [], 'worse than the baseline does not fail the run')
+  t.same(baselineReport.findings, ["cpu fixed/node-http went from the baseline's 1.100 to 1.235 (+12.3 %), p = 0.0040 over 5 rounds against 5: worse than the baseline"])
+  t.match(baselineReport.note, /^a report, not a gate: .* use npm run bench:compare, .* or --meter instructions --baseline FILE/, 'and says which gates to use')
   t.equal(baseline[0].pValue, 1 / 252)
+  t.equal(baseline[0].holds, false, 'the comparison itself is kept, for the tables and bench:calibrate')
+  t.equal(evaluateRun({ protocol, runs, targets: TARGETS }, { mode: 'ci' }).baselineReport, null, 'without a baseline: no report')
 })
 
-t.test('a gate that cannot reach alpha with so few rounds fails, saying so', async (t) => {
+t.test('too few rounds for a p-value against the baseline is reported, not a failure', async (t) => {
   const baseline = { ratios: [{ name: 'cpu fixed/node-http', pairs: [1.1, 1.1] }] }
-  const { failures } = evaluateRun({ protocol, runs: rounds(2, healthy), targets: TARGETS }, { mode: 'ci', baseline })
-  t.same(failures, ['cpu fixed/node-http cannot be gated: 2 rounds against 2: too few for a p-value under 0.010'])
+  const { failures, baselineReport } = evaluateRun({ protocol, runs: rounds(2, healthy), targets: TARGETS }, { mode: 'ci', baseline })
+  t.same(failures, [])
+  t.same(baselineReport.findings, ['cpu fixed/node-http cannot be compared: 2 rounds against 2: too few for a p-value under 0.010'])
 })
 
 t.test('rounds that disagree widely are pointed out, with the spread', async (t) => {

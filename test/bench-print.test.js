@@ -3,7 +3,7 @@
 // The benchmark's rendering: what a terminal and a CI summary show.
 
 const t = require('tap')
-const { renderTable, renderRatios, renderChart } = require('../bench/print/text')
+const { renderTable, renderRatios, renderBaselineReport, renderChart } = require('../bench/print/text')
 const { renderMarkdown } = require('../bench/print/markdown')
 
 const summary = {
@@ -46,6 +46,13 @@ t.test('renderRatios: value, goal and verdict', async (t) => {
   t.match(text, /fast\/slow\s+215$/m, 'no goal: no verdict')
   t.match(text, /baseline cpu fixed\/node-http\s+1\.200 -> 1\.310 \(\+9\.2 %\) WORSE \(p = 0\.0011, 6 rounds against 6\)/)
   t.match(text, /baseline cpu api\/node-http\s+1\.400 -> 1\.500 \(\+7\.1 %\) CANNOT TELL \(1 rounds against 6: too few\)/)
+})
+
+t.test('renderBaselineReport: a report, the gates to use, then each finding', async (t) => {
+  const note = 'a report, not a gate: use bench:compare'
+  t.equal(renderBaselineReport({ note, findings: ['cpu fixed/node-http went from 1.1 to 1.2: worse than the baseline'] }),
+    'Against the baseline, a report, not a gate: use bench:compare:\n  - cpu fixed/node-http went from 1.1 to 1.2: worse than the baseline')
+  t.equal(renderBaselineReport({ note, findings: [] }), 'Against the baseline, a report, not a gate: use bench:compare:\n  - no CPU ratio worse than the baseline\'s')
 })
 
 t.test('renderChart: the median round, warm-up | measured, a bar per second scaled to the row peak', async (t) => {

@@ -2,7 +2,7 @@
 
 // Your own server, as docs/benchmark.md, "Your own server", describes it: any file that
 // listens on PORT (and HOST) when started with `node`, benchmarked with
-// --target NAME=PATH and gated with --baseline like the variants.
+// --target NAME=PATH and compared with --baseline like the variants.
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -18,7 +18,7 @@ http.createServer((req, res) => res.end('hello')).listen(Number(process.env.PORT
 
 // A bench run's tooling, the same on every Node line (bench.test.js runs the
 // bench itself on each): checked on .nvmrc's line.
-t.test('--target NAME=PATH: a server written here is benchmarked, and gated, like the variants', { skip: skipOffNvmrcLine }, async (t) => {
+t.test('--target NAME=PATH: a server written here is benchmarked, and compared with a baseline, like the variants', { skip: skipOffNvmrcLine }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   const server = path.join(dir, 'hello.js')
@@ -34,8 +34,10 @@ t.test('--target NAME=PATH: a server written here is benchmarked, and gated, lik
   t.equal(result.runs.filter((run) => run.target === 'hello' && run.status2xx > 0).length, 3, 'three rounds of 200s')
   t.same(result.ratios.map((r) => r.name), ['hello/node-http', 'cpu hello/node-http'])
 
-  // The same server made slower on purpose: the gate catches it.
+  // The same server made slower on purpose: the comparison with the
+  // baseline says so, as a report (a stored CPU run is no gate on a shared
+  // machine: docs/ci-gate.md).
   const slower = await bench([...protocol, '--baseline', json, '--alpha', '0.1', '--cpu-tax', 'hello=2000'])
-  t.equal(slower.code, 1)
-  t.match(slower.stderr, /- cpu hello\/node-http went from the baseline's [\d.]+ to [\d.]+ \(\+\d+\.\d %\), p = 0\.050 over 3 rounds against 3: a regression/)
+  t.equal(slower.code, 0, slower.stderr)
+  t.match(slower.stdout, /- cpu hello\/node-http went from the baseline's [\d.]+ to [\d.]+ \(\+\d+\.\d %\), p = 0\.050 over 3 rounds against 3: worse than the baseline/)
 })

@@ -88,35 +88,46 @@ function judgeInstructions ({ base, head }, { targets, alpha = INSTRUCTION_DEFAU
 }
 
 /**
- * Whether a stored run (`baseline.instructions.meter`) can be compared
- * with this one (`meter`): both { node, valgrind, v8Flags, protocol }.
- * Throws an Error saying why not where the count would not be the same
- * quantity: another Node line (another V8), other V8 flags, other
- * functions left out of the count, another protocol. Returns notes for what may move the count without making it
- * another quantity: another Node release of the same line, another
- * valgrind.
+ * A stored baseline that cannot be judged here: counted on another Node,
+ * valgrind, C library or CPU, or by another meter. bench exits 3 on it
+ * (bench/index.js): neither a regression (1) nor a mistyped option (2).
  */
-function checkInstructionBaseline (stored, meter) {
-  const line = (version) => version.replace(/^v/, '').split('.')[0]
-  if (line(stored.node) !== line(meter.node)) {
-    throw new Error(`the baseline counted instructions on Node ${stored.node}, this is Node ${meter.node}: another V8, ` +
-      `so another count. Make a baseline on Node ${line(meter.node)} (--json FILE on a clean run) and compare with that`)
+class CannotJudgeHere extends Error {}
+
+/**
+ * Whether a stored run (`stored`: a baseline's instructions.meter) was
+ * counted where this one is counted (`here`), both { node, valgrind, v8Flags,
+ * notCounted, protocol, libc, cpu: { host, guest } } (describeMeter's and
+ * bench/measure/meter-context.js's). Each of those picks which
+ * instructions run: another Node release is another V8 (even a patch
+ * release moves the count), another valgrind shows the code another CPU,
+ * another glibc has other string functions, another CPU (the one valgrind
+ * shows the code, `cpu.guest`) other paths in glibc, OpenSSL and V8. So
+ * any difference throws a CannotJudgeHere naming every one ("it was
+ * counted with valgrind 3.22.0 (here 3.19.0), ..."), a field the baseline
+ * does not have included. Returns notes for what does not change the
+ * count: another host CPU behind the same CPU as valgrind shows it.
+ */
+function checkInstructionBaseline (stored, here) {
+  const differences = []
+  const differ = (label, before, now) => {
+    if (before !== now) differences.push(`${label}${before ?? 'not recorded'} (here ${now ?? 'unknown'})`)
   }
-  if (stored.v8Flags.join(' ') !== meter.v8Flags.join(' ')) {
-    throw new Error(`the baseline ran V8 with other flags (${stored.v8Flags.join(' ')}): make a new baseline`)
-  }
-  if (stored.notCounted.join('; ') !== meter.notCounted.join('; ')) {
-    throw new Error('the baseline left other functions out of the count: make a new baseline')
-  }
-  for (const key of Object.keys(meter.protocol)) {
-    if (stored.protocol[key] !== meter.protocol[key]) {
-      throw new Error(`the baseline was counted with another protocol (${key} ${stored.protocol[key]}, now ${meter.protocol[key]}): make a new baseline`)
-    }
-  }
+  differ('Node ', stored.node, here.node)
+  differ('valgrind ', stored.valgrind, here.valgrind)
+  differ('C library ', stored.libc, here.libc)
+  const guests = [stored.cpu?.guest ?? null, here.cpu?.guest ?? null]
+  // Where neither side could read what valgrind shows (not glibc, or one
+  // older than 2.33), the host's CPU stands in for it.
+  if (guests[0] === null && guests[1] === null) differ('a CPU ', stored.cpu?.host, here.cpu?.host)
+  else differ('valgrind showing the code a CPU ', guests[0], guests[1])
+  if ((stored.v8Flags ?? []).join(' ') !== here.v8Flags.join(' ')) differences.push(`V8 flags "${(stored.v8Flags ?? []).join(' ')}" (here "${here.v8Flags.join(' ')}")`)
+  if ((stored.notCounted ?? []).join('; ') !== here.notCounted.join('; ')) differences.push('other functions left out of the count')
+  for (const key of Object.keys(here.protocol)) differ(`a protocol of ${key} `, stored.protocol?.[key], here.protocol[key])
+  if (differences.length > 0) throw new CannotJudgeHere(`it was counted with ${differences.join(', ')}`)
   const notes = []
-  if (stored.node !== meter.node) notes.push(`the baseline is from Node ${stored.node}, this is ${meter.node}: a V8 patch can move the count`)
-  if (stored.valgrind !== meter.valgrind) notes.push(`the baseline was counted by valgrind ${stored.valgrind}, this is ${meter.valgrind}`)
+  if (stored.cpu.host !== here.cpu.host) notes.push(`the baseline was counted on ${stored.cpu.host}, this is ${here.cpu.host}: valgrind showed both the same CPU`)
   return notes
 }
 
-module.exports = { judgeInstructions, checkInstructionBaseline, countOf, INSTRUCTION_DEFAULTS }
+module.exports = { judgeInstructions, checkInstructionBaseline, CannotJudgeHere, countOf, INSTRUCTION_DEFAULTS }

@@ -79,6 +79,15 @@ function renderRatios (ratios, baseline = []) {
 }
 
 /**
+ * The CPU ratios against a stored baseline (evaluateRun's baselineReport):
+ * that it is a report and which gates to use, then each finding.
+ */
+function renderBaselineReport ({ note, findings }) {
+  const what = findings.length > 0 ? findings : ['no CPU ratio worse than the baseline\'s']
+  return [`Against the baseline, ${note}:`, ...what.map((finding) => `  - ${finding}`)].join('\n')
+}
+
+/**
  * Responses per second over each target's median round (by req/s), one bar
  * per second, warm-up then measured window (split by "|"), each row scaled
  * to its own peak, so slow's decay shows whatever the level; a second
@@ -102,4 +111,4 @@ function renderChart (runs, targets) {
   return lines.join('\n')
 }
 
-module.exports = { SUMMARY_COLUMNS, renderProtocol, renderTable, renderRatios, renderChart }
+module.exports = { SUMMARY_COLUMNS, renderProtocol, renderTable, renderRatios, renderBaselineReport, renderChart }
