@@ -17,6 +17,7 @@ const { spawn, execFileSync } = require('node:child_process')
 const { pairedChange, signedRankPValue } = require('../bench/judge/stats')
 const { judgePairs } = require('../bench/compare/verdict')
 const { parseOptions } = require('../bench/compare')
+const { renderTable } = require('../bench/compare/print')
 const { ROOT } = require('../tooling/repo')
 const { skipOffNvmrcLine } = require('./helper')
 
@@ -73,6 +74,16 @@ t.test('the verdicts: a regression reaching the allowance fails, the rest is rep
   const three = judgePairs([...pairsOf('fixed', [0.06, 0.07, 0.05, 0.08, 0.06, 0.07, 0.05, 0.06]), ...pairsOf('fast', [0, 0, 0, 0, 0, 0, 0, 0])],
     { targets: ['fixed', 'fast'], ...options })
   t.equal(three.alphaPerTarget, 0.025, 'alpha split over the targets')
+})
+
+t.test('two rounds (the CPU beside instruction counts): no interval or p printed, not -100 % … +inf %', async (t) => {
+  const result = judgePairs(pairsOf('fixed', [0.02, -0.01]), { targets: ['fixed'], alpha: 0.05, maxRegression: 0.05 })
+  result.maxRegression = 0.05
+  result.alpha = 0.05
+  const row = renderTable(result).split('\n').find((line) => line.trimStart().startsWith('fixed'))
+  t.match(row, /n\/a \(2 rounds\)/, 'the interval says why there is none')
+  t.notMatch(row, /inf|-100\.0 %/)
+  t.equal(result.comparisons[0].verdict, 'cannot tell')
 })
 
 t.test('options it refuses, before anything starts', async (t) => {

@@ -38,14 +38,17 @@ const COLUMNS = [
   { title: 'target', value: (c) => c.target, align: 'left' },
   ...METRICS.map(({ key, label }) => ({ title: `${label} base -> head`, value: (c) => `${decimal(c.metrics[key].base)} -> ${decimal(c.metrics[key].head)}` })),
   { title: 'CPU change', value: (c) => signedPercent(c.metrics.cpuMicrosPerRequest.change) },
-  { title: 'interval', value: (c) => intervalText(c.metrics.cpuMicrosPerRequest.interval) },
+  { title: 'interval', value: (c) => c.metrics.cpuMicrosPerRequest.resolvable ? intervalText(c.metrics.cpuMicrosPerRequest.interval) : `n/a (${c.rounds} rounds)` },
   { title: 'p', value: (c) => pText(c.metrics.cpuMicrosPerRequest) },
   { title: 'verdict', value: (c) => c.verdict, align: 'left' }
 ]
 
 // The one-sided p-value in the direction the change went.
-function pText ({ change, pWorse, pBetter }) {
-  if (change === null) return 'n/a'
+// Too few rounds to reach alpha (bench:compare --meter instructions takes
+// two, reported only) give no interval and no p worth printing: -100 % …
+// +inf % read as broken.
+function pText ({ change, pWorse, pBetter, resolvable }) {
+  if (change === null || !resolvable) return 'n/a'
   return (change >= 0 ? pWorse : pBetter).toPrecision(2)
 }
 
