@@ -126,7 +126,7 @@ function checkInstructionBaseline (stored, here) {
   for (const key of Object.keys(here.protocol)) differ(`a protocol of ${key} `, stored.protocol?.[key], here.protocol[key])
   if (differences.length > 0) throw new CannotJudgeHere(`it was counted with ${differences.join(', ')}`)
   const notes = []
-  if (stored.cpu.host !== here.cpu.host) notes.push(`the baseline was counted on ${stored.cpu.host}, this is ${here.cpu.host}: valgrind showed both the same CPU`)
+  if (stored.cpu?.host !== here.cpu?.host) notes.push(`the baseline was counted on ${stored.cpu.host}, this is ${here.cpu.host}: valgrind showed both the same CPU`)
   return notes
 }
 
