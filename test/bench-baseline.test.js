@@ -20,6 +20,10 @@ const { describeMeter: describeMeterText } = require('../bench/print/instruction
 const { ROOT } = require('../tooling/repo')
 const { bench, SHORT } = require('./bench-helper')
 
+// A short bench of two targets in two rounds took 14 s here, quiet; beside
+// other work (load average 10, 2 cores) tap's 30 s ran out.
+t.setTimeout(120000)
+
 // What glibc 2.36's loader printed under valgrind 3.19 on an AMD EPYC
 // (`valgrind --tool=none ld.so --list-diagnostics`), cut to a few lines.
 const DIAGNOSTICS = [
