@@ -5,8 +5,10 @@
 // autocannon load, headless, followed by what clinic found, in the terminal.
 //   tools: doctor, flame, bubbleprof, heapprofiler
 // The load runs in clinic-run.js, without a shell between the tools.
-// Exit codes: 0 done, 1 clinic failed or its load got no 2xx response,
-// 2 bad arguments or clinic missing.
+// Exit codes: 0 done (also when Doctor's verdict is "not judged: the
+// machine was busy": the run worked, the machine was not free to judge the
+// server on, and the line says so), 1 clinic failed or its load got no 2xx
+// response, 2 bad arguments or clinic missing.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -69,7 +71,7 @@ After doctor, its verdict is printed; after flame, the hottest frames.
 /**
  * Run clinic `tool` on `server` (a variant's or story's name, or a path).
  * Resolves to { code, error?, report, dataDir, load, verdict?, analysis?,
- * frames?, allFrames?, ownByTotal? }; code 2 when clinic is not installed
+ * frames?, profilerShare?, allFrames?, ownByTotal? }; code 2 when clinic is not installed
  * or not the pinned version, or nothing is at that path, 1 when its run
  * failed or its load got no 2xx response (there is nothing to diagnose).
  * `html: false` skips the HTML report (report then null): the findings are
@@ -127,10 +129,12 @@ async function diagnose (tool, server, {
   const result = { code: 0, report: run.html, dataDir: run.dataDir, load: run.load }
   if (tool === 'doctor') {
     result.analysis = await analysis.readDoctorAnalysis(result.dataDir)
-    result.verdict = analysis.describeDoctorVerdict(variant, result.analysis)
+    result.machine = analysis.judgeMachine(run.load.cpu, await analysis.readProcessStats(result.dataDir))
+    result.verdict = analysis.describeDoctorVerdict(variant, result.analysis, result.machine)
   } else if (tool === 'flame') {
-    const { folded, all, ownByTotal } = await analysis.readHottestFrames(result.dataDir)
+    const { folded, profilerShare, all, ownByTotal } = await analysis.readHottestFrames(result.dataDir)
     result.frames = folded
+    result.profilerShare = profilerShare
     result.allFrames = all
     result.ownByTotal = ownByTotal
   }
@@ -259,6 +263,8 @@ async function main (argv, { stdout, stderr }) {
   if (result.verdict) print(`Doctor: ${result.verdict}`)
   if (result.frames) {
     print(formatFrames('\nHottest frames by self time (Flame\'s default view: V8 and C++ frames folded into their callers):', result.frames))
+    print(`  (left out: ${(result.profilerShare * 100).toFixed(1)} % of the samples, the process writing output in the C library (write, fputc),\n` +
+      '  mostly the profiler\'s own log and output, which Flame gives to the function it interrupted: docs/diagnose.md, "Flame on fixed")')
     print(formatFrames('\nWith V8 and C++ frames shown:', result.allFrames))
     print(formatFrames('\nThis repo\'s functions by time on the stack, what they call included (where the time comes from):', result.ownByTotal))
   }

@@ -129,11 +129,20 @@ t.test('a load that gets no 2xx response fails the diagnosis', async (t) => {
   t.match(result.error, /would have profiled an idle server/)
 })
 
-t.test('doctor on fixed reports no issue', async (t) => {
+// On a machine where other processes took fixed's CPU (judged from what
+// they used during the load: docs/diagnose.md, "Doctor on a busy machine"),
+// the verdict says so and names no issue of fixed; otherwise it is "no issue".
+t.test('doctor on fixed reports no issue, or that the machine was too busy to judge', async (t) => {
   const result = await diagnose('doctor', 'fixed', options)
   t.equal(result.code, 0, result.error)
-  t.equal(result.analysis.issueCategory, 'none', JSON.stringify(result.analysis.issues))
-  t.equal(result.verdict, 'fixed: no issue detected')
+  t.equal(result.machine.measured, true, 'how busy the machine was is measured here')
+  const figures = `${JSON.stringify(result.analysis.issues)}; ${JSON.stringify(result.machine)}`
+  if (result.machine.busy && result.analysis.issueCategory !== 'none') {
+    t.match(result.verdict, /^fixed: not judged: the machine was busy \(other processes used \d+ % of the CPU during the load; fixed got [\d.]+ of a core\)\. Run it again on a quieter machine\. /, figures)
+  } else {
+    t.equal(result.analysis.issueCategory, 'none', figures)
+    t.equal(result.verdict, 'fixed: no issue detected')
+  }
 })
 
 t.test('flame on a workshop copy with the one-line fix: its own listener, by its own path', async (t) => {
@@ -144,11 +153,18 @@ t.test('flame on a workshop copy with the one-line fix: its own listener, by its
   t.ok(ours.some((frame) => frame.includes(` ${path.basename(copy)}/etag.js:`)), `the copy's etag.js among this repo's functions: ${ours.join(', ')}`)
 })
 
+// What docs/diagnose.md says of `npm run flame -- fixed` (its load: 5 s):
+// none of the eight hottest frames is this repo's code. Once, with a 2 s load,
+// ifNoneMatchMatches stood at 8.4 %: samples of the server waiting in the
+// profiler's own write(), which Flame's default view gave to the function
+// it interrupted; they are left out of that view now (clinic-analysis.js,
+// markProfilerOutput).
 t.test('flame on fixed: none of the hottest frames is this repo\'s code', async (t) => {
-  const result = await diagnose('flame', 'fixed', { ...options, duration: 2 })
+  const result = await diagnose('flame', 'fixed', options)
   t.equal(result.code, 0, result.error)
   t.equal(result.frames.length, 8)
-  t.same(result.frames.filter((frame) => frame.own), [], 'no own frame among the 8 hottest')
+  t.same(result.frames.filter((frame) => frame.own), [], `no own frame among the 8 hottest: ${sharesOf(result.frames)}`)
+  t.ok(result.profilerShare >= 0 && result.profilerShare < 1, `the profiler's output left out: ${(result.profilerShare * 100).toFixed(1)} %`)
 })
 
 // The stories (docs/stories.md): Flame on each slow
