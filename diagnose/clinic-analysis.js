@@ -84,10 +84,12 @@ function readProcessStats (dataDir) {
 // at least this share of all its CPU during the load, and less than a core
 // was left idle on average (so the server could not just run on the idle
 // one: on a 16-core laptop a browser can take a quarter of the CPU and
-// leave the server a core of its own). Quiet runs here read 0 to 8 %
-// (other processes beside the server and autocannon); beside `npm run
-// cpu-hog` on 2 cores, 40 to 50 %: docs/diagnose.md, "Doctor on a busy
-// machine", has the runs.
+// leave the server a core of its own). A fifth of 2 cores is 0.4 of a core,
+// while the server wants a whole one and autocannon about 0.4: there is no
+// whole core left for the server, and Doctor's CPU check asks for 90 % of
+// one. Beside `npm run cpu-hog` on 2 cores other processes read 51 to 78 %
+// here, and beside no hog but other work (load average 8 to 17) 44 to 75 %:
+// docs/diagnose.md, "Doctor on a busy machine", has the runs.
 const BUSY_OTHERS_SHARE = 0.2
 // Doctor's delay rule (@clinic/doctor/analysis/analyse-delay.js) flags a
 // median delay of 10 ms or more, or a single one of 100 ms or more. Neither
@@ -183,10 +185,13 @@ function prefixed (prefix, object) {
  * Flame's hottest frames in the run in `dataDir`, by self time ("top of
  * stack"), from one analysis, counted two ways: `folded` as Flame's default
  * view counts them (V8 and C++ frames hidden, their time given to the
- * nearest visible caller), `all` with every frame counted for itself (Flame's
- * V8 and C++ filters switched on). Each is [{ functionName, location, share,
- * own }] for the `top` hottest; `own` tells whether the frame is code of the
- * repository at `root` (where the run happened; this one by default).
+ * nearest visible caller), but without the profiler's own output
+ * (`profilerShare` of the samples: markProfilerOutput), `all` with every
+ * frame counted for itself (Flame's V8 and C++ filters switched on). Each is
+ * [{ functionName, location, share, own }] for the `top` hottest; `own`
+ * tells whether the frame is code of the repository at `root` (where the run
+ * happened; this one by default). `ownShare`: all of the repository's own
+ * frames together, counted as `folded` counts them.
  * `ownByTotal` lists the repository's own functions by their share of
  * samples on the stack, calls included: where a story's line spends its
  * time in Node (a write, a key derivation), this names the line's function.
@@ -199,11 +204,11 @@ async function readHottestFrames (dataDir, { top = 8, root = ROOT } = {}) {
   })
   markProfilerOutput(merged)
   setStackTop(merged, defaultExclude)
-  const { frames: folded, leftOut } = hottestFrames(merged, top, root, { leaveOutProfiler: true })
+  const { frames: folded, leftOut, ownShare } = hottestFrames(merged, top, root, { leaveOutProfiler: true })
   setStackTop(merged, new Set())
   const { frames: all } = hottestFrames(merged, top, root)
   setStackTop(merged, defaultExclude)
-  return { folded, profilerShare: leftOut, all, ownByTotal: ownFramesByTotal(merged, top, root) }
+  return { folded, profilerShare: leftOut, ownShare, all, ownByTotal: ownFramesByTotal(merged, top, root) }
 }
 
 // The C library's output calls. Flame (0x) runs the
@@ -221,14 +226,22 @@ async function readHottestFrames (dataDir, { top = 8, root = ROOT } = {}) {
 // count for themselves, as `[system]`. writev is not among them: it is
 // Node writing the responses (writevGeneric). docs/diagnose.md, "Flame on
 // fixed", has the runs.
+//
+// A write the server itself makes goes through Node's I/O code (fs.writeSync
+// for the logging story's synchronous log, the stream code for sockets): a
+// write() whose nearest JavaScript caller is there stays with that caller.
 const PROFILER_OUTPUT = /^(?:(?:__write|write|fputc|fputs|fwrite|_IO_fwrite|_IO_fflush|fflush)(?:@|$)|std::ostream::)/
+const NODE_IO = /^node:(?:fs|net|tty|dgram|internal\/fs\/|internal\/stream_base_commons|internal\/child_process)/
 function markProfilerOutput (tree) {
-  tree.walk((node) => {
-    if (node.category === 'all-v8' && node.type === 'cpp' && PROFILER_OUTPUT.test(node.functionName)) {
+  ;(function visit (node, caller) {
+    const native = node.category === 'all-v8'
+    if (native && node.type === 'cpp' && PROFILER_OUTPUT.test(node.functionName) && !NODE_IO.test(caller?.fileName ?? '')) {
       node.category = 'system'
       node.type = 'system'
     }
-  })
+    const next = native || node.id === 0 ? caller : node
+    for (const child of node.children) visit(child, next)
+  })(tree, null)
 }
 
 // This repo's functions by the share of samples they are on the stack for,
@@ -260,9 +273,10 @@ function ownFramesByTotal (tree, top, root) {
     .map(({ samples, ...frame }) => ({ ...frame, share: samples / total }))
 }
 
-// The `top` hottest frames as the tree is viewed (setStackTop), and the
-// share of samples `leftOut`: the profiler's output (markProfilerOutput),
-// when `leaveOutProfiler`, counted neither for a frame nor in the total.
+// The `top` hottest frames as the tree is viewed (setStackTop); the share
+// of samples `leftOut`: the profiler's output (markProfilerOutput), when
+// `leaveOutProfiler`, counted neither for a frame nor in the total; and
+// `ownShare`, what all of the repository's own frames hold together.
 function hottestFrames (tree, top, root, { leaveOutProfiler = false } = {}) {
   const byFrame = new Map()
   let total = 0
@@ -282,12 +296,11 @@ function hottestFrames (tree, top, root, { leaveOutProfiler = false } = {}) {
     byFrame.set(key, frame)
   })
   const counted = total - leftOut
+  const frames = [...byFrame.values()].sort((a, b) => b.samples - a.samples)
   return {
-    frames: [...byFrame.values()]
-      .sort((a, b) => b.samples - a.samples)
-      .slice(0, top)
-      .map(({ samples, ...frame }) => ({ ...frame, share: samples / counted })),
-    leftOut: total > 0 ? leftOut / total : 0
+    frames: frames.slice(0, top).map(({ samples, ...frame }) => ({ ...frame, share: samples / counted })),
+    leftOut: total > 0 ? leftOut / total : 0,
+    ownShare: frames.filter((frame) => frame.own).reduce((sum, frame) => sum + frame.samples, 0) / counted
   }
 }
 

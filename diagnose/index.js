@@ -71,7 +71,7 @@ After doctor, its verdict is printed; after flame, the hottest frames.
 /**
  * Run clinic `tool` on `server` (a variant's or story's name, or a path).
  * Resolves to { code, error?, report, dataDir, load, verdict?, analysis?,
- * frames?, profilerShare?, allFrames?, ownByTotal? }; code 2 when clinic is not installed
+ * frames?, profilerShare?, ownShare?, allFrames?, ownByTotal? }; code 2 when clinic is not installed
  * or not the pinned version, or nothing is at that path, 1 when its run
  * failed or its load got no 2xx response (there is nothing to diagnose).
  * `html: false` skips the HTML report (report then null): the findings are
@@ -132,9 +132,10 @@ async function diagnose (tool, server, {
     result.machine = analysis.judgeMachine(run.load.cpu, await analysis.readProcessStats(result.dataDir))
     result.verdict = analysis.describeDoctorVerdict(variant, result.analysis, result.machine)
   } else if (tool === 'flame') {
-    const { folded, profilerShare, all, ownByTotal } = await analysis.readHottestFrames(result.dataDir)
+    const { folded, profilerShare, ownShare, all, ownByTotal } = await analysis.readHottestFrames(result.dataDir)
     result.frames = folded
     result.profilerShare = profilerShare
+    result.ownShare = ownShare
     result.allFrames = all
     result.ownByTotal = ownByTotal
   }
@@ -263,6 +264,7 @@ async function main (argv, { stdout, stderr }) {
   if (result.verdict) print(`Doctor: ${result.verdict}`)
   if (result.frames) {
     print(formatFrames('\nHottest frames by self time (Flame\'s default view: V8 and C++ frames folded into their callers):', result.frames))
+    print(`  This repo's code, all of it: ${(result.ownShare * 100).toFixed(1)} % of the samples.`)
     print(`  (left out: ${(result.profilerShare * 100).toFixed(1)} % of the samples, the process writing output in the C library (write, fputc),\n` +
       '  mostly the profiler\'s own log and output, which Flame gives to the function it interrupted: docs/diagnose.md, "Flame on fixed")')
     print(formatFrames('\nWith V8 and C++ frames shown:', result.allFrames))

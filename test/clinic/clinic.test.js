@@ -154,16 +154,21 @@ t.test('flame on a workshop copy with the one-line fix: its own listener, by its
 })
 
 // What docs/diagnose.md says of `npm run flame -- fixed` (its load: 5 s):
-// none of the eight hottest frames is this repo's code. Once, with a 2 s load,
-// ifNoneMatchMatches stood at 8.4 %: samples of the server waiting in the
-// profiler's own write(), which Flame's default view gave to the function
-// it interrupted; they are left out of that view now (clinic-analysis.js,
-// markProfilerOutput).
-t.test('flame on fixed: none of the hottest frames is this repo\'s code', async (t) => {
+// the hottest frame is Node's, and this repo's code, all of it together,
+// holds under 5 % of the samples (1.1 to 1.8 % in ten runs; fast's
+// listener alone 14 to 17 %). Not "none among the eight hottest": in a flat
+// profile the eighth holds about 1 %, as much as fetchContent's callback
+// with what V8 inlined into it, which was seventh once. And once, with a
+// 2 s load, ifNoneMatchMatches stood at 8.4 %: samples of the server waiting
+// in the profiler's own write(), which Flame's default view gave to the
+// function it interrupted; they are left out of that view now
+// (clinic-analysis.js, markProfilerOutput).
+t.test('flame on fixed: the hottest frame is Node\'s, and this repo\'s code holds under 5 % of the samples', async (t) => {
   const result = await diagnose('flame', 'fixed', options)
   t.equal(result.code, 0, result.error)
   t.equal(result.frames.length, 8)
-  t.same(result.frames.filter((frame) => frame.own), [], `no own frame among the 8 hottest: ${sharesOf(result.frames)}`)
+  t.match(result.frames[0], { location: /^node:/, own: false }, `the hottest frame is Node's: ${sharesOf(result.frames)}`)
+  t.ok(result.ownShare < 0.05, `this repo's code, all of it: ${(result.ownShare * 100).toFixed(1)} % of the samples`)
   t.ok(result.profilerShare >= 0 && result.profilerShare < 1, `the profiler's output left out: ${(result.profilerShare * 100).toFixed(1)} %`)
 })
 
