@@ -101,6 +101,10 @@ t.test('a stored baseline is refused where its count is another quantity', async
   t.throws(() => checkInstructionBaseline({ ...meter, v8Flags: ['--predictable'] }, meter), /V8 flags "--predictable"/)
   t.throws(() => checkInstructionBaseline({ ...meter, notCounted: meter.notCounted.slice(1) }, meter), /other functions left out of the count/)
   t.throws(() => checkInstructionBaseline({ ...meter, protocol: { ...meter.protocol, windows: 3 } }, meter), /a protocol of windows 3 \(here 5\)/)
+  // Counted before the clock stood still: what the clock drives was in it.
+  const { clock, ...runningClock } = meter
+  t.match(clock, /^frozen at /)
+  t.throws(() => checkInstructionBaseline(runningClock, meter), /a clock not recorded \(here frozen at 2026-01-01 00:00:00 \(libfaketime\)\)/)
   // Another release of the same line, another valgrind: refused too
   // (test/bench-baseline.test.js has every field).
   t.throws(() => checkInstructionBaseline({ ...meter, node: 'v24.20.0', valgrind: '3.22.0' }, meter), /Node v24\.20\.0 \(here v24\.21\.0\), valgrind 3\.22\.0 \(here 3\.19\.0\)/)
@@ -136,6 +140,9 @@ t.test('without valgrind the meter says what it needs, and the command exits 2',
     fs.writeFileSync(scope, '1\n')
     t.throws(() => checkMeter({ ptraceScopeFile: scope }), /kernel\.yama\.ptrace_scope is 1: run "sudo sysctl -w kernel\.yama\.ptrace_scope=0"/)
     fs.rmSync(path.dirname(scope), { recursive: true })
+  })
+  t.test('no libfaketime: the clock cannot be frozen, and the meter says how to get it', { skip: process.platform === 'linux' && valgrind ? false : 'valgrind on Linux is not here' }, async (t) => {
+    t.throws(() => checkMeter({ libfaketimePaths: ['/nowhere/libfaketime.so.1'] }), /a clock that stands still, with libfaketime: install it \(apt-get install faketime\); looked for \/nowhere\/libfaketime\.so\.1/)
   })
 
   // On Linux, a PATH with node, git and getconf only; elsewhere the system

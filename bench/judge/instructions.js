@@ -97,7 +97,7 @@ class CannotJudgeHere extends Error {}
 /**
  * Whether a stored run (`stored`: a baseline's instructions.meter) was
  * counted where this one is counted (`here`), both { node, valgrind, v8Flags,
- * notCounted, protocol, libc, cpu: { host, guest } } (describeMeter's and
+ * notCounted, clock, protocol, libc, cpu: { host, guest } } (describeMeter's and
  * bench/measure/meter-context.js's). Each of those picks which
  * instructions run: another Node release is another V8 (even a patch
  * release moves the count), another valgrind shows the code another CPU,
@@ -123,6 +123,9 @@ function checkInstructionBaseline (stored, here) {
   else differ('valgrind showing the code a CPU ', guests[0], guests[1])
   if ((stored.v8Flags ?? []).join(' ') !== here.v8Flags.join(' ')) differences.push(`V8 flags "${(stored.v8Flags ?? []).join(' ')}" (here "${here.v8Flags.join(' ')}")`)
   if ((stored.notCounted ?? []).join('; ') !== here.notCounted.join('; ')) differences.push('other functions left out of the count')
+  // A clock running or frozen (bench/measure/instructions.js, FROZEN_CLOCK)
+  // decides whether what the clock drives is counted.
+  differ('a clock ', stored.clock, here.clock)
   for (const key of Object.keys(here.protocol)) differ(`a protocol of ${key} `, stored.protocol?.[key], here.protocol[key])
   if (differences.length > 0) throw new CannotJudgeHere(`it was counted with ${differences.join(', ')}`)
   const notes = []

@@ -19,12 +19,14 @@
 // 4. `windows` windows of `windowRequests` requests are counted, each from
 //    zeroed counters: instructions per request, one figure per window.
 //    Their spread is the run's own noise.
-// What it does not count (NOT_COUNTED, POLL): V8 compiling code and
-// collecting garbage, whose moments depend on the clock as much as on the
-// code, and the event loop's polling; and never the kernel (system calls,
-// the network stack), cache misses or any waiting. CPU time sees all of
-// those.
+// What it does not count (NOT_COUNTED, POLL, FROZEN_CLOCK): V8 compiling
+// code and collecting garbage, whose moments depend on the clock as much as
+// on the code, the event loop's polling, and anything the clock drives:
+// the target runs on a clock that stands still; and never the kernel
+// (system calls, the network stack), cache misses or any waiting. CPU time
+// sees all of those.
 
+const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const http = require('node:http')
@@ -88,6 +90,34 @@ const NOT_COUNTED = [
 const POLL = 'uv__io_poll'
 const POLL_CALLBACKS = ['uv__stream_io', 'uv__server_io', 'uv__async_io', 'uv__signal_event', 'uv__udp_io', 'uv__poll_io', 'uv__inotify_read']
 
+/**
+ * The clock stands still in the counted process: libfaketime, preloaded,
+ * answers every read of the wall clock and the monotonic clock with this
+ * moment. What the clock drives then never happens while counting: no
+ * timer fires (the Date header's once-a-second refresh, the keep-alive
+ * timers' list, the server's connection check), the Date header is made
+ * once, fixed's representation never turns to a new minute. Measured
+ * (docs/ci-gate.md, "A clock that stands still"): with the clock running,
+ * fixed counted 0.4 % more when its requests came 10 ms apart, half of it
+ * in timers and half in the next response remaking the Date header; with
+ * the clock frozen, 0.05 %. The fake's own clock functions are counted
+ * (about 2,600 instructions of fixed's request, the same on both sides of
+ * a comparison): leaving them out with --toggle-collect made the count
+ * move with the pauses again (0.6 %). A target that answers from a timer
+ * never answers here (SequentialClient says so).
+ */
+const FROZEN_CLOCK = { at: '2026-01-01 00:00:00' }
+// Where distributions put libfaketime (Debian's and Ubuntu's faketime
+// package: /usr/lib/<multiarch>/faketime/).
+const LIBFAKETIME_PATHS = [
+  `/usr/lib/${{ x64: 'x86_64', arm64: 'aarch64' }[process.arch] ?? process.arch}-linux-gnu/faketime/libfaketime.so.1`,
+  '/usr/lib64/faketime/libfaketime.so.1',
+  '/usr/lib/faketime/libfaketime.so.1',
+  '/usr/local/lib/faketime/libfaketime.so.1'
+]
+// A request the target does not answer in this long fails the count.
+const REQUEST_TIMEOUT_MS = 60000
+
 const VALGRIND_ARGS = [
   '--tool=callgrind',
   // V8 writes the code it runs: valgrind must see it change.
@@ -120,11 +150,12 @@ const WORK_TAX = path.join(__dirname, 'work-tax.js')
 class MeterUnavailable extends UsageError {}
 
 /**
- * What the meter runs on: { valgrind: version } where valgrind and vgdb
- * are installed and vgdb may wake a process (Yama's ptrace_scope 0), else
- * throws a MeterUnavailable saying what is missing.
+ * What the meter runs on: { valgrind: version, libfaketime: path } where
+ * valgrind, vgdb and libfaketime are installed and vgdb may wake a process
+ * (Yama's ptrace_scope 0), else throws a MeterUnavailable saying what is
+ * missing.
  */
-function checkMeter ({ platform = process.platform, ptraceScopeFile = '/proc/sys/kernel/yama/ptrace_scope' } = {}) {
+function checkMeter ({ platform = process.platform, ptraceScopeFile = '/proc/sys/kernel/yama/ptrace_scope', libfaketimePaths = LIBFAKETIME_PATHS } = {}) {
   if (platform !== 'linux') {
     throw new MeterUnavailable(`the instruction meter needs valgrind on Linux; this is ${platform}: use the CPU meter (the default) here`)
   }
@@ -140,7 +171,20 @@ function checkMeter ({ platform = process.platform, ptraceScopeFile = '/proc/sys
     throw new MeterUnavailable(`vgdb cannot wake a server waiting for requests while kernel.yama.ptrace_scope is ${scope.trim()}: ` +
       'run "sudo sysctl -w kernel.yama.ptrace_scope=0" first')
   }
-  return { valgrind: version }
+  return { valgrind: version, libfaketime: findLibfaketime(libfaketimePaths) }
+}
+
+/**
+ * The first of `paths` that exists; else throws a MeterUnavailable: the
+ * counted target runs on a frozen clock (FROZEN_CLOCK).
+ */
+function findLibfaketime (paths = LIBFAKETIME_PATHS) {
+  const found = paths.find((file) => fs.existsSync(file))
+  if (found === undefined) {
+    throw new MeterUnavailable('the instruction meter runs the server on a clock that stands still, with libfaketime: ' +
+      `install it (apt-get install faketime); looked for ${paths.join(', ')}`)
+  }
+  return found
 }
 
 /**
@@ -159,12 +203,13 @@ async function countInstructions (entry, { env = {}, nodeArgs = [], headers = {}
   // target's own (a test runner's loader, say, would be counted too); and
   // no harness's coverage (uninstrumented.js).
   env = uninstrumented({ ...env, NODE_OPTIONS: '' })
-  const server = await startTarget(entry, { env, nodeArgs: [...V8_FLAGS, ...nodeArgs], stdout: file, cwd, wrapper: ['valgrind', ...VALGRIND_ARGS], startTimeoutMs: START_TIMEOUT_MS })
+  const frozenClock = { LD_PRELOAD: findLibfaketime(), FAKETIME: FROZEN_CLOCK.at }
+  const server = await startTarget(entry, { env: { ...env, ...frozenClock }, nodeArgs: [...V8_FLAGS, ...nodeArgs], stdout: file, cwd, wrapper: ['valgrind', ...VALGRIND_ARGS], startTimeoutMs: START_TIMEOUT_MS })
   // vgdb finds the process by a name made of its USER and HOST, as the
-  // server saw them.
+  // server saw them (vgdb itself on the real clock).
   const vgdbEnv = { ...process.env, HOST: '127.0.0.1', ...env }
   const callgrind = (command) => runVgdb(server.pid, command, vgdbEnv)
-  const client = new SequentialClient(server.url, headers, { conditional })
+  const client = new SequentialClient(server.url, headers, { conditional, label })
   try {
     await client.send(protocol.warmupRequests)
     await callgrind('instrumentation on')
@@ -201,6 +246,9 @@ async function countInstructions (entry, { env = {}, nodeArgs = [], headers = {}
     return { windows, firstRequest, seconds: (Date.now() - started) / 1000 }
   } finally {
     client.close()
+    // Killed, not asked to stop: its shutdown waits on timers, which a
+    // frozen clock never fires.
+    server.child.kill('SIGKILL')
     await server.stop()
     removeStdoutFile(file)
   }
@@ -218,6 +266,7 @@ function describeMeter (valgrind, load) {
     valgrind,
     v8Flags: V8_FLAGS,
     notCounted: [...NOT_COUNTED, `${POLL} but its callbacks`],
+    clock: `frozen at ${FROZEN_CLOCK.at} (libfaketime)`,
     protocol: { ...DEFAULTS, leakingWarmupRequests: load.warmupRequests, leakingWindowRequests: Math.max(1, Math.floor(load.requests / DEFAULTS.windows)) }
   }
 }
@@ -274,8 +323,9 @@ async function countTargets (targets, definitions, { trees, taxes = {}, taxedSid
 // minute) costs one 200 and the 304s go on, in the warm-up too: measured,
 // a 304 target warmed up on 200s read 1-2 % more for its first windows.
 class SequentialClient {
-  constructor (url, headers, { conditional = false } = {}) {
+  constructor (url, headers, { conditional = false, label = 'target' } = {}) {
     this.url = url
+    this.label = label
     this.conditional = conditional
     this.headers = { ...headers }
     this.agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
@@ -287,7 +337,7 @@ class SequentialClient {
   get () {
     this.sent++
     return new Promise((resolve, reject) => {
-      http.get(this.url, { agent: this.agent, headers: this.headers }, (res) => {
+      const request = http.get(this.url, { agent: this.agent, headers: this.headers }, (res) => {
         res.resume()
         res.on('end', () => {
           this.lastEtag = res.headers.etag ?? null
@@ -295,6 +345,9 @@ class SequentialClient {
           resolve({ status: res.statusCode, etag: this.lastEtag })
         })
       }).on('error', reject)
+      request.setTimeout(REQUEST_TIMEOUT_MS, () => request.destroy(new Error(
+        `${this.label}: request ${this.sent} got no response within ${REQUEST_TIMEOUT_MS / 1000} s; under the instruction meter ` +
+        'the server\'s clock stands still, so a server that answers from a timer never answers')))
     })
   }
 
@@ -351,4 +404,4 @@ function runVgdb (pid, command, env) {
   })
 }
 
-module.exports = { countTargets, countInstructions, checkMeter, describeMeter, parseCallgrindStatus, checkWindow, MeterUnavailable, V8_FLAGS, NOT_COUNTED, DEFAULTS }
+module.exports = { countTargets, countInstructions, checkMeter, findLibfaketime, describeMeter, parseCallgrindStatus, checkWindow, MeterUnavailable, V8_FLAGS, NOT_COUNTED, FROZEN_CLOCK, DEFAULTS }
