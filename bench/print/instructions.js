@@ -16,12 +16,13 @@ const percent = (value) => `${(value * 100).toFixed(2)} %`
 
 // What the meter is and is not, in two lines; where it counted (the C
 // library, the CPU valgrind showed the code) where that was recorded.
-function describeMeter ({ node, valgrind, protocol, libc, cpu }) {
+function describeMeter ({ node, valgrind, protocol, libc, cpu, clock }) {
   const where = libc ? `, ${libc}, CPU as valgrind shows it: ${cpu?.guest ?? 'unknown'} (host ${cpu?.host ?? 'unknown'})` : ''
   return [
     `Instructions per request: callgrind (valgrind ${valgrind}), Node ${node}${where}, V8 set to repeat itself; ${protocol.warmupRequests} + ${protocol.settleRequests} requests ` +
-      `before ${protocol.windows} windows of ${protocol.windowRequests}, one request at a time (slow: after ${protocol.leakingWarmupRequests}, windows of ${protocol.leakingWindowRequests}).`,
-    'Not counted: JIT compilation, garbage collection, the event loop\'s polling, the kernel (system calls, network), cache misses, waiting: CPU per request sees those.'
+      `before ${protocol.windows} windows of ${protocol.windowRequests}, one request at a time (slow: after ${protocol.leakingWarmupRequests}, windows of ${protocol.leakingWindowRequests})` +
+      (clock ? `; the server's clock ${clock}.` : '.'),
+    'Not counted: JIT compilation, garbage collection, the event loop\'s polling, what the clock drives (timers), the kernel (system calls, network), cache misses, waiting: CPU per request sees those.'
   ]
 }
 
