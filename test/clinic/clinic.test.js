@@ -155,7 +155,7 @@ t.test('flame on a workshop copy with the one-line fix: its own listener, by its
 
 // What docs/diagnose.md says of `npm run flame -- fixed` (its load: 5 s):
 // the hottest frame is Node's, and this repo's code, all of it together,
-// holds under 5 % of the samples (1.1 to 1.8 % in ten runs; fast's
+// holds under 5 % of the samples (0.4 to 1.8 % in twenty runs; fast's
 // listener alone 14 to 17 %). Not "none among the eight hottest": in a flat
 // profile the eighth holds about 1 %, as much as fetchContent's callback
 // with what V8 inlined into it, which was seventh once. And once, with a
