@@ -27,6 +27,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { promisify } = require('node:util')
 const { fork } = require('node:child_process')
+const { cpuTimes } = require('../tooling/cpu-times')
 
 // The tools clinic's command line runs, from clinic's own dependencies (its
 // version is pinned exactly in package.json and checked by clinic-analysis.js).
@@ -91,22 +92,17 @@ function runLoad (port, load) {
  * server: this one (clinic's collector) and the load's (`loadChildMs`).
  * `allMs` is null where the OS gives no CPU times (os.cpus() empty or all
  * zero): how busy the machine was is then unknown. The same reading as
- * bench/measure/machine.js's sampleCpuBusy, over the load instead of half a
- * second before it. The server's own CPU is Doctor's to measure (its
+ * bench/measure/machine.js's sampleCpuBusy (tooling/cpu-times.js), over the
+ * load instead of half a second before it. The server's own CPU is Doctor's to measure (its
  * samples, in the server): clinic-analysis.js puts the two together.
  */
 function cpuDuring () {
-  const times = () => os.cpus().reduce((sum, { times }) => {
-    sum.all += times.user + times.nice + times.sys + times.idle + times.irq
-    sum.idle += times.idle
-    return sum
-  }, { all: 0, idle: 0 })
   const from = Date.now()
-  const before = times()
+  const before = cpuTimes()
   const ownBefore = process.cpuUsage()
   return {
     end (loadChildMs = 0) {
-      const after = times()
+      const after = cpuTimes()
       const own = process.cpuUsage(ownBefore)
       const allMs = after.all - before.all
       return {

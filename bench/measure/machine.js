@@ -5,6 +5,7 @@
 
 const os = require('node:os')
 const { describeHead } = require('../../tooling/git')
+const { cpuTimes } = require('../../tooling/cpu-times')
 
 /**
  * The machine as the run found it: CPU model and cores, the cores this
@@ -44,14 +45,9 @@ async function describeMachineAtStart () {
  * no CPU times.
  */
 async function sampleCpuBusy (ms = 500) {
-  const total = () => os.cpus().reduce((sum, { times }) => {
-    sum.all += times.user + times.nice + times.sys + times.idle + times.irq
-    sum.idle += times.idle
-    return sum
-  }, { all: 0, idle: 0 })
-  const before = total()
+  const before = cpuTimes()
   await new Promise((resolve) => setTimeout(resolve, ms))
-  const after = total()
+  const after = cpuTimes()
   const all = after.all - before.all
   return all > 0 ? 1 - (after.idle - before.idle) / all : null
 }
