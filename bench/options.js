@@ -7,7 +7,7 @@
 const path = require('node:path')
 const { ROOT } = require('../tooling/repo')
 const { UsageError, parseCommandLine, numberOption } = require('../tooling/command')
-const { TARGETS } = require('./protocol/targets')
+const { TARGETS, targetsIn } = require('./protocol/targets')
 const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseUserTarget, parseCpuTax, parseMeter, parseInstructionTax, parseOutputs } = require('./protocol/options')
 const { REFERENCE, MODES } = require('./judge/goals')
 const { INSTRUCTION_DEFAULTS } = require('./judge/instructions')
@@ -16,7 +16,7 @@ const { INSTRUCTION_DEFAULTS } = require('./judge/instructions')
 // case study's fixes and fixed's 304 (slow's count depends on how many
 // requests it has served, node-http's and fastify's are not the product's).
 // fast first: it takes longest (28 s against 20), and two count at a time.
-const INSTRUCTION_TARGETS = ['fast', 'fixed', 'fixed-304']
+const INSTRUCTION_TARGETS = targetsIn('instructions')
 
 const USAGE = `Usage: node bench [options]   (npm start, npm run bench, npm run bench:ci)
 

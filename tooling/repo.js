@@ -2,16 +2,14 @@
 
 // Where the tools find what they run: the repository's root, the variants
 // of the case study, each a folder `node <variant>` starts, and the servers
-// of the four stories beside it (stories/, each `node <file>`).
+// of the four stories beside it (stories/, each `node <file>`), both from
+// the catalogue of targets (targets.js).
 
 const fs = require('node:fs')
 const path = require('node:path')
+const { VARIANTS, STORY_SERVERS } = require('./targets')
 
 const ROOT = path.join(__dirname, '..')
-const VARIANTS = ['slow', 'fast', 'fixed']
-const STORY_SERVERS = ['logging', 'crypto', 'backend']
-  .flatMap((story) => [`stories/${story}/slow.js`, `stories/${story}/fixed.js`])
-  .concat('stories/cluster')
 
 /**
  * The path from `from` to `to` as the tools print it, and the README shows

@@ -5,14 +5,16 @@
 // the same autocannon load, rounds interleaved), and a verdict in words.
 
 const { runComparison } = require('../bench/measure/rounds')
-const { TARGETS } = require('../bench/protocol/targets')
-const { userRatios } = require('../bench/judge/goals')
+const { TARGETS, targetsIn } = require('../bench/protocol/targets')
+const { ratiosAgainst } = require('../bench/judge/goals')
 const { summarizeTargets, evaluateRatios } = require('../bench/judge/stats')
 
 // Shorter than `npm start`: a verdict, not a table to publish. slow (and a
 // server whose cost grows, as measured by level 1) by request counts.
 const SPEED_PROTOCOL = { connections: 100, warmup: 1, duration: 3, warmupRequests: 200, requests: 100, rounds: 2 }
 const YOURS = 'yours'
+// What yours runs beside (the catalogue's `speed` set: slow, fast and fixed).
+const BESIDE = targetsIn('speed')
 
 /**
  * Measure the server at `entry` against slow, fast and fixed. `leaking`
@@ -20,15 +22,14 @@ const YOURS = 'yours'
  * { protocol, summaries, ratios, verdict }.
  */
 async function compareSpeed (entry, { leaking = false, protocol = SPEED_PROTOCOL, onRun = () => {} } = {}) {
-  const targets = { slow: TARGETS.slow, fast: TARGETS.fast, fixed: TARGETS.fixed, [YOURS]: { entry, user: true, leaking } }
-  const full = { ...protocol, targets: [YOURS, 'slow', 'fast', 'fixed'] }
+  const targets = { ...Object.fromEntries(BESIDE.map((name) => [name, TARGETS[name]])), [YOURS]: { entry, user: true, leaking } }
+  const full = { ...protocol, targets: [YOURS, ...BESIDE] }
   const { runs } = await runComparison(full, { targets, onRun })
   const summaries = summarizeTargets(runs, full.targets)
-  const ratios = evaluateRatios(runs, [
-    ...userRatios(YOURS),
-    { name: `${YOURS}/slow`, of: YOURS, over: 'slow', metric: 'requestsPerSecond', better: 'higher' },
-    { name: `cpu ${YOURS}/slow`, of: YOURS, over: 'slow', metric: 'cpuMicrosPerRequest', better: 'lower' }
-  ])
+  // A user's ratios (against the reference, fast and fixed: those that
+  // ran), then against the rest of what ran beside yours (slow).
+  const overs = targetsIn('user')
+  const ratios = evaluateRatios(runs, ratiosAgainst(YOURS, [...overs, ...BESIDE.filter((name) => !overs.includes(name))]))
   const cpu = Object.fromEntries(summaries.map((s) => [s.target, s.cpuMicrosPerRequest]))
   return { protocol: full, summaries, ratios, verdict: speedVerdict(cpu, { noise: runNoise(summaries) }) }
 }
@@ -38,12 +39,12 @@ async function compareSpeed (entry, { leaking = false, protocol = SPEED_PROTOCOL
  * of CPU per request over the rounds of yours, fast and fixed (0.3 = one
  * round 30 % above another). Two measurements of the same code differ by
  * about this much in this run, so no verdict calls a difference inside it
- * a difference. (slow is left out: measured by counts, it spreads for its
- * own reasons.) 0 when there is one round.
+ * a difference. (slow is left out: measured by counts, a `leaking` target
+ * spreads for its own reasons.) 0 when there is one round.
  */
 function runNoise (summaries) {
   return Math.max(0, ...summaries
-    .filter((s) => s.target !== 'slow')
+    .filter((s) => !TARGETS[s.target]?.leaking)
     .map((s) => s.spread?.cpuMicrosPerRequest ?? 0))
 }
 
@@ -74,4 +75,4 @@ function speedVerdict ({ yours, slow, fast, fixed }, { noise = 0 } = {}) {
   return `slower than fast/: ${times(yours / fast)} times its CPU per request`
 }
 
-module.exports = { compareSpeed, speedVerdict, runNoise, SPEED_PROTOCOL, YOURS }
+module.exports = { compareSpeed, speedVerdict, runNoise, SPEED_PROTOCOL, YOURS, BESIDE }

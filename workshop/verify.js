@@ -16,6 +16,7 @@ const { resolveServerPath } = require('../tooling/server-path')
 const { startTarget } = require('../tooling/target-process')
 const levels = require('./levels')
 const { compareSpeed, SPEED_PROTOCOL, YOURS } = require('./speed')
+const { targetsIn } = require('../tooling/targets')
 const { round } = require('../tooling/number-text')
 
 const LEVELS = [
@@ -128,7 +129,7 @@ function renderSpeed ({ summaries, ratios, verdict }, name) {
   const width = Math.max(...summaries.map((s) => shown(s.target).length))
   const rows = summaries.map((s) => `  ${shown(s.target).padEnd(width)}  ${round(s.requestsPerSecond).padStart(8)} req/s  ${round(s.cpuMicrosPerRequest).padStart(8)} µs CPU per request`)
   const ratio = (n) => ratios.find((r) => r.name === n)?.value
-  const against = ['fast', 'fixed', 'slow'].map((other) => `${round(ratio(`cpu ${YOURS}/${other}`))} x ${other}/'s`).join(', ')
+  const against = targetsIn('speedLine').map((other) => `${round(ratio(`cpu ${YOURS}/${other}`))} x ${other}/'s`).join(', ')
   return [...rows, `  CPU per request: ${against}`, `${name}: ${verdict}`].join('\n')
 }
 

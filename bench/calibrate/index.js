@@ -22,8 +22,9 @@ const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('..
 const { median } = require('../judge/stats')
 const { countOf } = require('../judge/instructions')
 const { signedPercent } = require('../../tooling/number-text')
+const { theTargetIn } = require('../protocol/targets')
 
-const TAXED = 'fixed'
+const TAXED = theTargetIn('calibrate')
 // "At least 19 times in 20" and "at most 1 false alarm in 20", as shares.
 const MIN_CATCH_SHARE = 19 / 20
 const MAX_FALSE_ALARM_SHARE = 1 / 20

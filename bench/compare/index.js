@@ -15,7 +15,7 @@ const { ROOT, pathInside } = require('../../tooling/repo')
 const { describeHead } = require('../../tooling/git')
 const { signedPercent } = require('../../tooling/number-text')
 const { writeJson } = require('../../tooling/json-file')
-const { TARGETS } = require('../protocol/targets')
+const { TARGETS, targetsIn } = require('../protocol/targets')
 const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseCpuTax, parseMeter, parseInstructionTax, parseUserTarget, parseOutputs } = require('../protocol/options')
 const { describeMachineAtStart, describeVersions } = require('../measure/machine')
 const { MAX_SIGN_FLIP_ROUNDS } = require('../judge/stats')
@@ -29,7 +29,7 @@ const { judgePairs } = require('./verdict')
 const render = require('./print')
 
 const DEFAULTS = {
-  targets: ['fixed', 'fixed-304', 'fast'],
+  targets: targetsIn('compare'),
   connections: 50,
   warmup: 0.75,
   duration: 2,
