@@ -8,7 +8,8 @@ const path = require('node:path')
 const { ROOT } = require('../tooling/repo')
 const { UsageError, parseCommandLine, numberOption } = require('../tooling/command')
 const { TARGETS, targetsIn } = require('./protocol/targets')
-const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseUserTarget, parseCpuTax, parseMeter, parseInstructionTax, parseOutputs } = require('./protocol/options')
+const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseUserTarget, parseCpuTax, parseInstructionTax, parseOutputs } = require('./protocol/options')
+const { parseMeter } = require('./meters')
 const { REFERENCE, MODES } = require('./judge/goals')
 const { INSTRUCTION_DEFAULTS } = require('./judge/instructions')
 
@@ -109,7 +110,7 @@ What the output says:
  * Parse `argv` (without node and script) into the run's settings:
  * { mode, protocol: { targets, connections, warmup, duration,
  * warmupRequests, requests, rounds }, targets (definitions by name),
- * cpuTax, meter, instructionTargets, instructionTax, json, html (a path, or null), markdown, bencherJson,
+ * cpuTax, meter (a bench/meters/ module), instructionTargets, instructionTax, json, html (a path, or null), markdown, bencherJson,
  * githubBenchmarkJson, baseline, alpha }. Throws UsageError with a message for anything it cannot accept.
  */
 function parseOptions (argv) {
@@ -136,10 +137,8 @@ function parseOptions (argv) {
   const protocol = { targets: withUsers, ...parseLoad(values, mode.protocol) }
   checkConditionalWindow(protocol.targets, targets, protocol)
   const meter = parseMeter(values.meter)
-  const instructionTargets = meter !== 'instructions'
-    ? []
-    : [...(values.targets === undefined ? INSTRUCTION_TARGETS.filter((t) => chosen.includes(t)) : chosen), ...userNames]
-  const alpha = parseAlpha(values.alpha, meter === 'instructions' ? INSTRUCTION_DEFAULTS.alpha : 0.01)
+  const instructionTargets = meter.targetsToCount([...(values.targets === undefined ? INSTRUCTION_TARGETS.filter((t) => chosen.includes(t)) : chosen), ...userNames])
+  const alpha = parseAlpha(values.alpha, meter.defaults.bench.alpha)
   const { json, markdown, bencherJson, githubBenchmarkJson } = parseOutputs(values)
   return {
     mode: values.mode,

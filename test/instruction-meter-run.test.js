@@ -13,7 +13,8 @@
 // block counters are counted in the tax's loop (700,288 read for 100,000).
 
 const t = require('tap')
-const { countTargets, checkMeter, MeterUnavailable } = require('../bench/measure/instructions')
+const { countTargets } = require('../bench/measure/instructions')
+const { checkMeter, MeterUnavailable } = require('../bench/measure/instruction-tools')
 const { TARGETS } = require('../bench/protocol/targets')
 const { countOf } = require('../bench/judge/instructions')
 const { ROOT } = require('../tooling/repo')

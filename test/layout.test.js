@@ -5,8 +5,9 @@
 // fixed/; core/ imports nothing of the project outside itself; the tools
 // never reach into a variant or a story. Inside bench/, the rooms stand on
 // each other one way: protocol/ at the bottom, measure/ and judge/ on it,
-// print/ on judge/, the commands on top; printers and judges import nothing
-// that measures, and no command imports another command's internals.
+// print/ on judge/, meters/ on those three, the commands on top; printers
+// and judges import nothing that measures, and no command imports another
+// command's internals.
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -85,7 +86,8 @@ const SHARED_ROOMS = {
   'bench/protocol': [],
   'bench/measure': ['bench/protocol'],
   'bench/judge': ['bench/protocol'],
-  'bench/print': ['bench/judge', 'bench/protocol']
+  'bench/print': ['bench/judge', 'bench/protocol'],
+  'bench/meters': ['bench/measure', 'bench/judge', 'bench/print', 'bench/protocol']
 }
 const COMMAND_ROOMS = [BENCH_COMMAND, 'bench/compare', 'bench/calibrate', 'bench/report']
 const MEASURING = ['bench/measure', 'tooling/target-process', 'tooling/spawn-server', 'tooling/cpu-hog']

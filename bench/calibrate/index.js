@@ -20,17 +20,18 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../../tooling/command')
 const { median } = require('../judge/stats')
-const { countOf } = require('../judge/instructions')
 const { signedPercent } = require('../../tooling/number-text')
 const { theTargetIn } = require('../protocol/targets')
+const { parseMeter, NAMES: METER_NAMES, METERS: { instructions: INSTRUCTION_METER } } = require('../meters')
+const { PROTOCOL_OPTIONS } = require('../protocol/options')
 
 const TAXED = theTargetIn('calibrate')
 // "At least 19 times in 20" and "at most 1 false alarm in 20", as shares.
 const MIN_CATCH_SHARE = 19 / 20
 const MAX_FALSE_ALARM_SHARE = 1 / 20
 // With --meter instructions the CPU rounds are only reported: the fewest
-// each gate takes.
-const INSTRUCTION_CPU_ROUNDS = { ci: 1, compare: 2 }
+// each gate takes (for the usage).
+const INSTRUCTION_CPU_ROUNDS = INSTRUCTION_METER.calibration.cpuRounds
 
 const USAGE = `Usage: npm run bench:calibrate -- [--gate ci|compare] [--meter cpu|instructions] [--runs N] [--clean-runs N] [--levels LIST] [--targets LIST] [--alpha P]
 
@@ -61,16 +62,15 @@ async function main (argv, { stdout }) {
     levels: { type: 'string' },
     targets: { type: 'string' },
     alpha: { type: 'string' },
-    meter: { type: 'string', default: 'cpu' }
+    meter: PROTOCOL_OPTIONS.meter
   })
-  if (!['cpu', 'instructions'].includes(values.meter)) throw new UsageError(`--meter must be cpu or instructions, got "${values.meter}"`)
-  const counting = values.meter === 'instructions'
-  const gate = counting ? INSTRUCTION_GATES[values.gate] : GATES[values.gate]
-  if (!gate) throw new UsageError(`--gate must be one of ${Object.keys(GATES).join(', ')}, got "${values.gate}"`)
+  const meter = parseMeter(values.meter, { choices: METER_NAMES.join(' or ') })
+  if (!Object.hasOwn(GATES, values.gate)) throw new UsageError(`--gate must be one of ${Object.keys(GATES).join(', ')}, got "${values.gate}"`)
+  const gate = gateOf(values.gate, meter)
   const runs = numberOption('runs', values.runs, 20, { min: 0, integer: true })
   const cleanRuns = numberOption('clean-runs', values['clean-runs'], runs, { min: 0, integer: true })
   if (gate.baseCostOf && cleanRuns === 0) throw new UsageError(`--gate compare takes ${TAXED}'s cost from its clean runs: --clean-runs must be at least 1`)
-  const levels = (values.levels ?? (counting ? '0.25,0.5,1' : '5,10,20')).split(',').map((text) => {
+  const levels = (values.levels ?? meter.calibration.levels).split(',').map((text) => {
     const level = Number(text)
     if (!(level > 0)) throw new UsageError(`--levels wants percentages > 0, got "${text}"`)
     return level
@@ -78,7 +78,7 @@ async function main (argv, { stdout }) {
   const extra = [
     ...(values.targets ? ['--targets', values.targets] : []),
     ...(values.alpha ? ['--alpha', values.alpha] : []),
-    ...(counting ? ['--meter', 'instructions', '--rounds', String(INSTRUCTION_CPU_ROUNDS[values.gate])] : [])
+    ...meter.calibration.runArgs(values.gate)
   ]
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'calibrate-'))
   const print = (line) => stdout.write(line + '\n')
@@ -97,123 +97,63 @@ async function main (argv, { stdout }) {
     }
 
     print(`\nThe ${values.gate} gate on this machine (${extra.length ? extra.join(' ') : 'its own targets and alpha'}):`)
-    for (const row of table.filter((r) => r.count > 0)) {
-      const what = row.level === 0 ? 'clean: false alarms' : `+${row.level} % (${row.amount.toFixed(2)} ${gate.unit} added, measured ${signedPercent(row.measuredChange)}): caught`
-      print(`  ${what.padEnd(52)} ${row.alarms} of ${row.count}${row.otherFailures ? `  (${row.otherFailures} runs failed on something else)` : ''}`)
-    }
-    const smallest = table.find((row) => row.level > 0 && row.alarms / runs >= MIN_CATCH_SHARE)
-    if (cleanRuns > 0) {
-      print(`False alarms: ${clean.alarms} of ${cleanRuns} (${clean.alarms / cleanRuns <= MAX_FALSE_ALARM_SHARE ? 'within' : 'MORE than'} 1 in 20).`)
-    }
-    print(smallest
-      ? `Smallest regression caught at least 19 times in 20: +${smallest.level} % ${gate.unit.replace('/req', ' per request')} in ${TAXED}.`
-      : 'No level tried was caught 19 times in 20: try larger --levels.')
+    printTable(table, { gate, runs, print })
     return 0
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 
-/**
- * The gates: how to set one up (the arguments every run gets, and fixed's
- * clean cost), how to run it, and what a run's result says: whether it
- * raised the alarm, on fixed's figure (`value`, `change`, `pValue`), and
- * fixed's measured cost (the taxed side's).
- */
-const cpuTax = (micros) => ['--cpu-tax', `${TAXED}=${micros.toFixed(3)}`]
+// What each level caught, the clean runs' false alarms, and the smallest
+// level caught often enough.
+function printTable (table, { gate, runs, print }) {
+  const [clean] = table
+  for (const row of table.filter((r) => r.count > 0)) {
+    const what = row.level === 0 ? 'clean: false alarms' : `+${row.level} % (${row.amount.toFixed(2)} ${gate.unit} added, measured ${signedPercent(row.measuredChange)}): caught`
+    print(`  ${what.padEnd(52)} ${row.alarms} of ${row.count}${row.otherFailures ? `  (${row.otherFailures} runs failed on something else)` : ''}`)
+  }
+  const smallest = table.find((row) => row.level > 0 && row.alarms / runs >= MIN_CATCH_SHARE)
+  if (clean.count > 0) {
+    print(`False alarms: ${clean.alarms} of ${clean.count} (${clean.alarms / clean.count <= MAX_FALSE_ALARM_SHARE ? 'within' : 'MORE than'} 1 in 20).`)
+  }
+  print(smallest
+    ? `Smallest regression caught at least 19 times in 20: +${smallest.level} % ${gate.unit.replace('/req', ' per request')} in ${TAXED}.`
+    : 'No level tried was caught 19 times in 20: try larger --levels.')
+}
 
+/**
+ * The gates: the command each runs and how to set it up (the arguments
+ * every run gets, and fixed's clean cost). What a run's result says (whether
+ * it raised the alarm, on fixed's figure: `value`, `change`, `pValue`; and
+ * fixed's measured cost, the taxed side's) and how fixed is taxed are the
+ * meter's (bench/meters/, each meter's calibration).
+ */
 const GATES = {
   ci: {
-    unit: 'µs/req',
-    tax: cpuTax,
     script: [path.join(__dirname, '..'), '--mode', 'ci'],
     async setUp ({ extra, dir, print }) {
       const baselineFile = path.join(dir, 'baseline.json')
-      const baseline = await gateRun(this, [...extra, '--json', baselineFile], baselineFile)
+      const baseline = await gateRun(this, [...extra, ...(this.cleanTax ?? []), '--json', baselineFile], baselineFile)
       const cleanCost = this.costOf(baseline.result)
-      print(`baseline: ${TAXED} ${cleanCost.toFixed(2)} µs/req, cpu ${TAXED}/node-http ${baseline.result.ratios.find((r) => r.name === `cpu ${TAXED}/node-http`).value.toFixed(3)} (${baseline.seconds.toFixed(0)} s)`)
+      print(`baseline: ${TAXED} ${this.describeBaseline(baseline.result, cleanCost)} (${baseline.seconds.toFixed(0)} s)`)
       return { args: [...extra, '--baseline', baselineFile], cleanCost }
-    },
-    readRun (result) {
-      const gate = result.baseline.find((b) => b.name === `cpu ${TAXED}/node-http`)
-      return { alarm: gate.holds === false, what: `cpu ${TAXED}/node-http ${gate.value.toFixed(3)}`, change: gate.change, pValue: gate.pValue }
-    },
-    costOf (result) {
-      return median(result.runs.filter((run) => run.target === TAXED).map((run) => run.cpuMicrosPerRequest))
     }
   },
   compare: {
-    unit: 'µs/req',
-    tax: cpuTax,
     script: [path.join(__dirname, '..', 'compare'), '--base', 'HEAD'],
     async setUp ({ extra }) {
       // Fixed's cost as the comparison measures it (side by side with its
       // base, which changes it) comes from the clean runs' base sides.
       return { args: extra, cleanCost: null }
-    },
-    readRun (result) {
-      const fixed = result.comparisons.find((c) => c.target === TAXED)
-      const cpu = fixed.metrics.cpuMicrosPerRequest
-      // An alarm on another target is named: it is a false alarm there.
-      const others = result.comparisons.filter((c) => c.regressed && c.target !== TAXED)
-        .map((c) => `; ${c.target} ${c.verdict} (${signedPercent(c.metrics.cpuMicrosPerRequest.change)}, p = ${c.metrics.cpuMicrosPerRequest.pWorse.toPrecision(2)})`)
-      return { alarm: result.failures.length > 0, what: `${TAXED} ${cpu.base.toFixed(1)} -> ${cpu.head.toFixed(1)} µs, ${fixed.verdict}${others.join('')}`, change: cpu.change, pValue: cpu.pWorse }
-    },
-    costOf (result) {
-      return result.comparisons.find((c) => c.target === TAXED).metrics.cpuMicrosPerRequest.head
-    },
-    baseCostOf (result) {
-      return result.comparisons.find((c) => c.target === TAXED).metrics.cpuMicrosPerRequest.base
     }
   }
 }
 
-/**
- * The same two gates on instruction counts (--meter instructions): the
- * verdict is the count's (result.instructions), the tax work in
- * instructions. The stored baseline and the ci gate's clean runs load the
- * tax's hook with no work, as the taxed runs load it with some: only the
- * work differs. (bench:compare does the same on its base side.)
- */
-const instructionTax = (instructions) => ['--instruction-tax', `${TAXED}=${Math.round(instructions)}`]
-const countOfTaxed = (counts) => countOf(counts[TAXED].windows)
-const instructionVerdict = (result) => {
-  const { comparisons, failures } = result.instructions
-  const fixed = comparisons.find((c) => c.target === TAXED)
-  const others = comparisons.filter((c) => c.regressed && c.target !== TAXED).map((c) => `; ${c.target} ${c.verdict} (${signedPercent(c.change)})`)
-  return {
-    alarm: failures.length > 0,
-    what: `${TAXED} ${Math.round(fixed.base)} -> ${Math.round(fixed.head)} instructions, ${fixed.verdict}${others.join('')}`,
-    change: fixed.change,
-    pValue: fixed.pWorse
-  }
-}
-
-const INSTRUCTION_GATES = {
-  ci: {
-    unit: 'instructions/req',
-    tax: instructionTax,
-    cleanTax: instructionTax(0),
-    script: GATES.ci.script,
-    async setUp ({ extra, dir, print }) {
-      const baselineFile = path.join(dir, 'baseline.json')
-      const baseline = await gateRun(this, [...extra, ...this.cleanTax, '--json', baselineFile], baselineFile)
-      const cleanCost = this.costOf(baseline.result)
-      print(`baseline: ${TAXED} ${Math.round(cleanCost)} instructions/req (${baseline.seconds.toFixed(0)} s)`)
-      return { args: [...extra, '--baseline', baselineFile], cleanCost }
-    },
-    readRun: instructionVerdict,
-    costOf: (result) => countOfTaxed(result.instructions.counts)
-  },
-  compare: {
-    unit: 'instructions/req',
-    tax: instructionTax,
-    script: GATES.compare.script,
-    setUp: GATES.compare.setUp,
-    readRun: instructionVerdict,
-    costOf: (result) => countOfTaxed(result.instructions.counts.head),
-    baseCostOf: (result) => countOfTaxed(result.instructions.counts.base)
-  }
+// The gate `name` on `meter`: its command, the meter's reading of its
+// result, and the meter's tax on fixed.
+function gateOf (name, meter) {
+  const { unit, tax, gates } = meter.calibration
+  return { ...GATES[name], ...gates[name](TAXED), unit, tax: (amount) => tax(TAXED, amount) }
 }
 
 // `count` runs of the gate with `args`: how many raised the alarm, how many

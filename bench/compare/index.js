@@ -16,12 +16,10 @@ const { describeHead } = require('../../tooling/git')
 const { signedPercent } = require('../../tooling/number-text')
 const { writeJson } = require('../../tooling/json-file')
 const { TARGETS, targetsIn } = require('../protocol/targets')
-const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseCpuTax, parseMeter, parseInstructionTax, parseUserTarget, parseOutputs } = require('../protocol/options')
+const { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseCpuTax, parseInstructionTax, parseUserTarget, parseOutputs } = require('../protocol/options')
+const { parseMeter, METERS: { instructions: INSTRUCTION_METER } } = require('../meters')
 const { describeMachineAtStart, describeVersions } = require('../measure/machine')
 const { MAX_SIGN_FLIP_ROUNDS } = require('../judge/stats')
-const { judgeInstructions, INSTRUCTION_DEFAULTS } = require('../judge/instructions')
-const { countTargets, checkMeter, describeMeter, DEFAULTS: INSTRUCTION_PROTOCOL } = require('../measure/instructions')
-const { renderChanges, renderCountLine } = require('../print/instructions')
 const { renderMachine } = require('../print/machine')
 const { resolveBase, checkOutBase } = require('./base-tree')
 const { runPairs } = require('./paired-run')
@@ -37,10 +35,11 @@ const DEFAULTS = {
   requests: 100,
   rounds: 12,
   maxRegression: 5,
-  alpha: 0.05,
-  // With --meter instructions: the CPU rounds reported beside the count.
-  instructionsCpuRounds: 4
+  alpha: 0.05
 }
+
+// The instruction meter's protocol and defaults, for the usage.
+const { protocol: INSTRUCTION_PROTOCOL, compare: INSTRUCTION_COMPARE_DEFAULTS } = INSTRUCTION_METER.defaults
 
 const USAGE = `Usage: npm run bench:compare -- [--base REF] [options]
 
@@ -82,8 +81,8 @@ Options:
   --meter instructions  gate on instructions per request, counted under
                         valgrind (Linux), not on CPU time: base and head
                         each in a fresh process, ${INSTRUCTION_PROTOCOL.windows} windows of ${INSTRUCTION_PROTOCOL.windowRequests} requests after
-                        ${INSTRUCTION_PROTOCOL.warmupRequests + INSTRUCTION_PROTOCOL.settleRequests}; --max-regression then defaults to ${INSTRUCTION_DEFAULTS.maxRegression * 100}, and the
-                        CPU rounds (default ${DEFAULTS.instructionsCpuRounds}) are reported beside it, not gated
+                        ${INSTRUCTION_PROTOCOL.warmupRequests + INSTRUCTION_PROTOCOL.settleRequests}; --max-regression then defaults to ${INSTRUCTION_COMPARE_DEFAULTS.maxRegression}, and the
+                        CPU rounds (default ${INSTRUCTION_COMPARE_DEFAULTS.rounds}) are reported beside it, not gated
   --instruction-tax TARGET=N
                         with --meter instructions: add N instructions of
                         work to each request of the head's TARGET (to calibrate)
@@ -96,8 +95,10 @@ regression beyond the allowance; 1: a regression; 2: bad input, or
 `
 
 /**
- * Parse `argv` into { base, protocol, definitions, cpuTax, alpha,
- * maxRegression, outputs }. Throws a UsageError for anything it cannot accept.
+ * Parse `argv` into { base, protocol, definitions, cpuTax, meter (a
+ * bench/meters/ module, whose defaults replace the command's), instructionTax,
+ * alpha, maxRegression, outputs }. Throws a UsageError for anything it
+ * cannot accept.
  */
 function parseOptions (argv) {
   const { values } = parseCommandLine(argv, {
@@ -112,15 +113,15 @@ function parseOptions (argv) {
 
   const alpha = parseAlpha(values.alpha, DEFAULTS.alpha)
   const meter = parseMeter(values.meter)
-  const instructions = meter === 'instructions'
-  const loadDefaults = instructions ? { ...DEFAULTS, rounds: DEFAULTS.instructionsCpuRounds } : DEFAULTS
-  const { rounds, warmup, duration, connections, warmupRequests, requests } = parseLoad(values, loadDefaults, { rounds: { min: 2, max: MAX_SIGN_FLIP_ROUNDS } })
+  const defaults = { ...DEFAULTS, ...meter.defaults.compare }
+  const { rounds, warmup, duration, connections, warmupRequests, requests } = parseLoad(values, defaults, { rounds: { min: 2, max: MAX_SIGN_FLIP_ROUNDS } })
   const protocol = { targets, rounds, warmup, duration, connections, warmupRequests, requests }
   // The smallest p-value of the exact test is 1 / 2^rounds: below the
   // share of alpha each target gets, or no change could ever be shown.
-  // (With --meter instructions the CPU rounds are only reported.)
+  // (With a meter that does not gate on them, the CPU rounds are only
+  // reported.)
   const alphaPerTarget = alpha / targets.length
-  if (!instructions && 2 ** -protocol.rounds >= alphaPerTarget) {
+  if (meter.gatesOnCpu && 2 ** -protocol.rounds >= alphaPerTarget) {
     const needed = Math.floor(Math.log2(1 / alphaPerTarget)) + 1
     throw new UsageError(`--rounds ${protocol.rounds} cannot show a change at alpha ${alpha} over ${targets.length} target(s): ` +
       `the exact test needs at least ${needed} rounds`)
@@ -136,7 +137,7 @@ function parseOptions (argv) {
     meter,
     instructionTax,
     alpha,
-    maxRegression: numberOption('max-regression', values['max-regression'], instructions ? INSTRUCTION_DEFAULTS.maxRegression * 100 : DEFAULTS.maxRegression, { min: 0 }) / 100,
+    maxRegression: numberOption('max-regression', values['max-regression'], defaults.maxRegression, { min: 0 }) / 100,
     outputs: parseOutputs(values)
   }
 }
@@ -157,8 +158,8 @@ function parseRepoTarget (text) {
 
 async function main (argv, { stdout, stderr }) {
   const options = parseOptions(argv)
-  const { protocol, definitions } = options
-  const meter = options.meter === 'instructions' ? describeMeter(checkMeter().valgrind, protocol) : null
+  // Before anything runs: the meter is there.
+  const meter = options.meter.setUp(options.protocol)
   const print = (text = '') => stdout.write(text + '\n')
   const head = describeHead()
   const baseCommit = resolveBase(options.base)
@@ -173,62 +174,7 @@ async function main (argv, { stdout, stderr }) {
   process.once('exit', checkout.remove)
   try {
     const base = { ...baseCommit, install: checkout.install }
-    for (const target of protocol.targets) {
-      const entry = definitions[target].entry
-      if (!fs.existsSync(path.resolve(checkout.dir, entry))) {
-        throw new UsageError(`target ${target}: ${entry} does not exist at the base (${base.commit.slice(0, 10)})`)
-      }
-    }
-    const machine = await describeMachineAtStart()
-    const versions = describeVersions()
-    print(render.renderTrees({ base, head }))
-    print(render.renderProtocol(protocol, { leaking: protocol.targets.filter((t) => definitions[t].leaking) }))
-    print(renderMachine(machine, versions))
-    print()
-
-    const width = Math.max(...protocol.targets.map((t) => t.length))
-    const started = new Date().toISOString()
-    let pairs
-    try {
-      pairs = await runPairs(protocol, {
-        definitions,
-        trees: { base: checkout.dir, head: ROOT },
-        cpuTax: options.cpuTax,
-        onRound: (pair) => print(`  round ${pair.round}/${protocol.rounds}  ${pair.target.padEnd(width)}  CPU µs/req ` +
-          `base ${pair.base.cpuMicrosPerRequest.toFixed(2).padStart(8)}  head ${pair.head.cpuMicrosPerRequest.toFixed(2).padStart(8)}  ` +
-          `(${signedPercent(pair.head.cpuMicrosPerRequest / pair.base.cpuMicrosPerRequest - 1)}, ${pair.first} first)`)
-      })
-    } catch (err) {
-      if (err.side === 'base') throw new UsageError(err.message)
-      throw err
-    }
-    const instructions = meter && await countBoth(options, { trees: { base: checkout.dir, head: ROOT }, meter, print, width })
-    // With --meter instructions, CPU is reported, not gated.
-    const verdict = judgePairs(pairs, { targets: protocol.targets, alpha: options.alpha, maxRegression: options.maxRegression })
-    if (instructions) verdict.failures = instructions.failures
-    const result = {
-      base,
-      head,
-      protocol,
-      cpuTax: options.cpuTax,
-      alpha: options.alpha,
-      maxRegression: options.maxRegression,
-      machine,
-      versions,
-      started,
-      finished: new Date().toISOString(),
-      pairs,
-      ...verdict,
-      ...(instructions ? { instructions } : {})
-    }
-    print()
-    if (instructions) {
-      print(renderChanges(instructions, render.cpuBySide(result)))
-      print()
-      print(`CPU per request over ${protocol.rounds} paired rounds, reported beside the count (not gated):`)
-    }
-    print(render.renderTable(result))
-    print()
+    const result = await compareTrees(options, meter, { base, head, trees: { base: checkout.dir, head: ROOT }, print })
     writeOutputs(result, options.outputs)
     if (result.failures.length > 0) {
       stderr.write(render.renderVerdict(result) + '\n')
@@ -244,22 +190,58 @@ async function main (argv, { stdout, stderr }) {
   }
 }
 
-// Every target counted from both trees (the head's taxed where asked) and
-// judged: judgeInstructions's verdict with the meter's settings and the
-// counts.
-async function countBoth (options, { trees, meter, print, width }) {
+/**
+ * The comparison itself, printed as it goes: every target of the base
+ * (`trees.base`) and of the head measured in paired rounds, counted by the
+ * run's `meter` where it counts, and judged. Resolves to the result, its
+ * failures the meter's gate's.
+ */
+async function compareTrees (options, meter, { base, head, trees, print }) {
   const { protocol, definitions } = options
+  for (const target of protocol.targets) {
+    const entry = definitions[target].entry
+    if (!fs.existsSync(path.resolve(trees.base, entry))) {
+      throw new UsageError(`target ${target}: ${entry} does not exist at the base (${base.commit.slice(0, 10)})`)
+    }
+  }
+  const machine = await describeMachineAtStart()
+  const versions = describeVersions()
+  print(render.renderTrees({ base, head }))
+  print(render.renderProtocol(protocol, { leaking: protocol.targets.filter((t) => definitions[t].leaking) }))
+  print(renderMachine(machine, versions))
   print()
-  const counts = await countTargets(protocol.targets, definitions, {
-    trees,
-    taxes: options.instructionTax,
-    taxedSide: 'head',
-    protocol: meter.protocol,
-    onCount: (count) => print(renderCountLine(count, width))
-  })
-  const windowsOf = (side) => Object.fromEntries(Object.entries(counts[side]).map(([target, { windows }]) => [target, windows]))
-  const verdict = judgeInstructions({ base: windowsOf('base'), head: windowsOf('head') }, { targets: protocol.targets, alpha: options.alpha, maxRegression: options.maxRegression })
-  return { meter, counts, tax: options.instructionTax, notes: [], alpha: options.alpha, ...verdict }
+
+  const width = Math.max(...protocol.targets.map((t) => t.length))
+  const started = new Date().toISOString()
+  const pairs = await runBothSides(options, { trees, print, width })
+  const { alpha, maxRegression } = options
+  const counted = await meter.count({ targets: protocol.targets, definitions, trees, taxes: options.instructionTax, alpha, maxRegression, print, width })
+  const verdict = judgePairs(pairs, { targets: protocol.targets, alpha, maxRegression })
+  const finished = new Date().toISOString()
+  const result = { base, head, protocol, cpuTax: options.cpuTax, alpha, maxRegression, machine, versions, started, finished, pairs, ...verdict, failures: meter.gate(verdict.failures, counted), ...counted }
+  print()
+  for (const line of meter.renderComparison(result, render.cpuBySide(result))) print(line)
+  print(render.renderTable(result))
+  print()
+  return result
+}
+
+// The paired rounds, a line each as it ends. A base that does not start is
+// bad input (exit 2), not a regression.
+async function runBothSides ({ protocol, definitions, cpuTax }, { trees, print, width }) {
+  try {
+    return await runPairs(protocol, {
+      definitions,
+      trees,
+      cpuTax,
+      onRound: (pair) => print(`  round ${pair.round}/${protocol.rounds}  ${pair.target.padEnd(width)}  CPU µs/req ` +
+        `base ${pair.base.cpuMicrosPerRequest.toFixed(2).padStart(8)}  head ${pair.head.cpuMicrosPerRequest.toFixed(2).padStart(8)}  ` +
+        `(${signedPercent(pair.head.cpuMicrosPerRequest / pair.base.cpuMicrosPerRequest - 1)}, ${pair.first} first)`)
+    })
+  } catch (err) {
+    if (err.side === 'base') throw new UsageError(err.message)
+    throw err
+  }
 }
 
 function writeOutputs (result, { markdown, json, bencherJson, githubBenchmarkJson }) {

@@ -3,7 +3,8 @@
 // The command-line options that set a protocol, read alike by every
 // command that measures (node bench, bench:compare): the targets, a user's
 // own target, the load's numbers, the false-alarm rate, a CPU tax, and the
-// files the results go to. Each command keeps its own defaults and usage.
+// files the results go to. Each command keeps its own defaults and usage;
+// --meter picks a module of bench/meters/, which stands above this room.
 
 const { resolveServerPath } = require('../../tooling/server-path')
 const { UsageError, numberOption } = require('../../tooling/command')
@@ -102,21 +103,14 @@ function parseCpuTax (text, targets) {
   return [match[1], Number(match[2])]
 }
 
-// --meter: what a gate reads, CPU time (the default) or instructions
-// counted under valgrind (bench/measure/instructions.js).
-const METERS = ['cpu', 'instructions']
-function parseMeter (text) {
-  if (!METERS.includes(text)) throw new UsageError(`--meter must be one of ${METERS.join(', ')}, got "${text}"`)
-  return text
-}
-
-// --instruction-tax TARGET=INSTRUCTIONS, for a target of this run, with
-// --meter instructions. Returns [target, instructions]; 0 loads the tax's
-// hook with no work (what a calibration's clean side gets).
+// --instruction-tax TARGET=INSTRUCTIONS, for a target of this run, with a
+// meter that takes it (bench/meters/: --meter instructions). Returns
+// [target, instructions]; 0 loads the tax's hook with no work (what a
+// calibration's clean side gets).
 function parseInstructionTax (text, targets, meter) {
   const match = /^([^=]+)=([0-9]+)$/.exec(text)
   if (!match) throw new UsageError(`--instruction-tax wants TARGET=INSTRUCTIONS (a whole number), got "${text}"`)
-  if (meter !== 'instructions') throw new UsageError('--instruction-tax taxes the instruction count: it needs --meter instructions')
+  if (!meter.takesInstructionTax) throw new UsageError('--instruction-tax taxes the instruction count: it needs --meter instructions')
   if (!targets.includes(match[1])) throw new UsageError(`--instruction-tax ${match[1]}: not a target of this run`)
   return [match[1], Number(match[2])]
 }
@@ -127,4 +121,4 @@ function parseOutputs (values) {
   return { json: values.json, markdown: values.markdown, bencherJson: values['bencher-json'], githubBenchmarkJson: values['github-benchmark-json'] }
 }
 
-module.exports = { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseUserTarget, parseCpuTax, parseMeter, parseInstructionTax, parseOutputs }
+module.exports = { PROTOCOL_OPTIONS, parseLoad, parseAlpha, checkConditionalWindow, parseTargets, parseUserTarget, parseCpuTax, parseInstructionTax, parseOutputs }
