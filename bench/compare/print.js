@@ -9,7 +9,8 @@ const { signedPercent } = require('../../tooling/number-text')
 const { toBencherMetricFormat, toGithubBenchmark } = require('../print/ci-formats')
 const { decimal } = require('../print/numbers')
 const { textTable, markdownTable } = require('../print/table')
-const { METRICS, intervalText } = require('./verdict')
+const { COMPARED, intervalText } = require('./verdict')
+const { GATED } = require('../protocol/metrics')
 const { renderChangesMarkdown } = require('../print/instructions')
 
 const short = (commit) => commit.slice(0, 10)
@@ -36,10 +37,12 @@ function renderProtocol (protocol, { leaking }) {
 
 const COLUMNS = [
   { title: 'target', value: (c) => c.target, align: 'left' },
-  ...METRICS.map(({ key, label }) => ({ title: `${label} base -> head`, value: (c) => `${decimal(c.metrics[key].base)} -> ${decimal(c.metrics[key].head)}` })),
-  { title: 'CPU change', value: (c) => signedPercent(c.metrics.cpuMicrosPerRequest.change) },
-  { title: 'interval', value: (c) => c.metrics.cpuMicrosPerRequest.resolvable ? intervalText(c.metrics.cpuMicrosPerRequest.interval) : `n/a (${c.rounds} rounds)` },
-  { title: 'p', value: (c) => pText(c.metrics.cpuMicrosPerRequest) },
+  // decimal, not each figure's own format: req/s under 100 (slow's) keeps
+  // the decimals that tell its base from its head.
+  ...COMPARED.map(({ key, label }) => ({ title: `${label} base -> head`, value: (c) => `${decimal(c.metrics[key].base)} -> ${decimal(c.metrics[key].head)}` })),
+  { title: 'CPU change', value: (c) => signedPercent(c.metrics[GATED.key].change) },
+  { title: 'interval', value: (c) => c.metrics[GATED.key].resolvable ? intervalText(c.metrics[GATED.key].interval) : `n/a (${c.rounds} rounds)` },
+  { title: 'p', value: (c) => pText(c.metrics[GATED.key]) },
   { title: 'verdict', value: (c) => c.verdict, align: 'left' }
 ]
 
@@ -65,7 +68,7 @@ function readingNotes ({ alpha, alphaPerTarget, maxRegression, comparisons }) {
   const confidence = `${+((1 - 2 * alphaPerTarget) * 100).toFixed(1)} %`
   return [
     'Figures are medians over the rounds; a change is the Hodges-Lehmann estimate from the rounds\' head/base ratios.',
-    `Only CPU per request gates: interval = the ${confidence} interval of its change, p = one-sided, exact Wilcoxon signed-rank test over the ${comparisons[0]?.rounds ?? 0} rounds' pairs`,
+    `Only ${GATED.name} gates: interval = the ${confidence} interval of its change, p = one-sided, exact Wilcoxon signed-rank test over the ${comparisons[0]?.rounds ?? 0} rounds' pairs`,
     `(alpha ${alpha} over ${comparisons.length} target(s)); a REGRESSION is significant and its interval reaches the ${signedPercent(maxRegression)} allowance.`
   ]
 }
@@ -126,7 +129,7 @@ function renderMarkdown (result) {
 function toBencherJson (result) {
   const metrics = toBencherMetricFormat(headSide(result))
   for (const c of result.comparisons) {
-    const { change, interval } = c.metrics.cpuMicrosPerRequest
+    const { change, interval } = c.metrics[GATED.key]
     metrics[c.target]['cpu-change-against-base'] = { value: change, lower_value: interval[0], upper_value: interval[1] }
   }
   return metrics
@@ -135,7 +138,7 @@ function toBencherJson (result) {
 function toGithubBenchmarkJson (result) {
   const entries = toGithubBenchmark(headSide(result))
   for (const c of result.comparisons) {
-    const { change, interval } = c.metrics.cpuMicrosPerRequest
+    const { change, interval } = c.metrics[GATED.key]
     entries.push({
       name: `${c.target} - CPU per request change against base`,
       unit: '%',
@@ -149,7 +152,7 @@ function toGithubBenchmarkJson (result) {
 
 // Each target's median CPU per request on both sides, from the paired rounds.
 function cpuBySide ({ comparisons }) {
-  return Object.fromEntries(comparisons.map((c) => [c.target, { base: c.metrics.cpuMicrosPerRequest.base, head: c.metrics.cpuMicrosPerRequest.head }]))
+  return Object.fromEntries(comparisons.map((c) => [c.target, { base: c.metrics[GATED.key].base, head: c.metrics[GATED.key].head }]))
 }
 
 function headSide ({ pairs, comparisons }) {

@@ -7,13 +7,13 @@
 // functions, tested in test/bench-compare.test.js.
 
 const { signedPercent } = require('../../tooling/number-text')
-const { median, pairedChange } = require('../judge/stats')
+const { median, pairedChange, shareOfAlpha } = require('../judge/stats')
+const { metric, GATED } = require('../protocol/metrics')
 
-const METRICS = [
-  { key: 'cpuMicrosPerRequest', label: 'CPU µs/req', gated: true },
-  { key: 'requestsPerSecond', label: 'req/s' },
-  { key: 'latencyP99', label: 'p99 ms' }
-]
+// The figures compared, rows of the metric catalogue
+// (bench/protocol/metrics.js): the gated one first, the verdict's, then
+// those reported beside it.
+const COMPARED = [GATED.key, 'requestsPerSecond', 'latencyP99'].map(metric)
 
 /**
  * The verdict on every target of `pairs`: `alpha` is the false-alarm rate
@@ -30,23 +30,28 @@ const METRICS = [
  *   a regression out).
  * Returns { alphaPerTarget, comparisons: [{ target, rounds, verdict,
  * regressed, note, metrics: { key: { base, head, change, interval, pWorse,
- * pBetter } } }], failures: [sentence] }.
+ * pBetter } } }], failures: [sentence] }: the instruction gate's shape
+ * (judge/instructions.js), but that a comparison holds every figure
+ * compared, each with its interval: the allowance is held against the
+ * interval's upper end, since paired rounds say how large a change they
+ * cannot rule out. (The gate against a stored run, judge/stats.js's
+ * compareWithBaseline, says why it has a shape of its own.)
  */
 function judgePairs (pairs, { targets, alpha, maxRegression }) {
-  const alphaPerTarget = alpha / Math.max(1, targets.length)
+  const alphaPerTarget = shareOfAlpha(alpha, targets.length)
   const comparisons = targets.map((target) => {
     const own = pairs.filter((pair) => pair.target === target)
     const metrics = {}
-    for (const { key } of METRICS) {
+    for (const { key } of COMPARED) {
       const base = own.map((pair) => pair.base[key])
       const head = own.map((pair) => pair.head[key])
       metrics[key] = { base: median(base), head: median(head), ...pairedChange(base, head, { alpha: alphaPerTarget }) }
     }
-    return { target, rounds: own.length, metrics, ...verdictOf(metrics.cpuMicrosPerRequest, { alpha: alphaPerTarget, maxRegression }) }
+    return { target, rounds: own.length, metrics, ...verdictOf(metrics[GATED.key], { alpha: alphaPerTarget, maxRegression }) }
   })
   const failures = comparisons.filter((c) => c.regressed).map((c) => {
-    const cpu = c.metrics.cpuMicrosPerRequest
-    return `${c.target}: CPU per request ${signedPercent(cpu.change)} (${cpu.base.toFixed(2)} -> ${cpu.head.toFixed(2)} µs), ` +
+    const cpu = c.metrics[GATED.key]
+    return `${c.target}: ${GATED.name} ${signedPercent(cpu.change)} (${cpu.base.toFixed(2)} -> ${cpu.head.toFixed(2)} µs), ` +
       `interval ${intervalText(cpu.interval)}, p = ${cpu.pWorse.toPrecision(2)} over ${c.rounds} rounds: ` +
       `significant, and a regression of ${signedPercent(maxRegression)} or more cannot be ruled out`
   })
@@ -75,4 +80,4 @@ function intervalText ([low, high]) {
   return `${signedPercent(low)} … ${signedPercent(high)}`
 }
 
-module.exports = { judgePairs, METRICS, intervalText }
+module.exports = { judgePairs, COMPARED, intervalText }

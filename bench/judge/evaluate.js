@@ -9,6 +9,7 @@ const { signedPercent, round } = require('../../tooling/number-text')
 const { RATIOS, REFERENCE, MODES, userRatios } = require('./goals')
 const { evaluateRatios, compareWithBaseline, summarizeTargets } = require('./stats')
 const { checkRequirements } = require('./requirements')
+const { WATCHED } = require('../protocol/metrics')
 
 // Rounds of one target further apart than this (largest over smallest) are
 // worth a word: a ratio built on them is less certain than its pairs suggest.
@@ -70,7 +71,7 @@ function evaluateRun ({ protocol, runs, targets }, { mode, baseline = null, alph
 function disagreements (summaries, runs) {
   const warnings = []
   for (const { target, spread } of summaries) {
-    for (const [metric, label] of [['requestsPerSecond', 'req/s'], ['cpuMicrosPerRequest', 'CPU µs/req']]) {
+    for (const { key: metric, label } of WATCHED) {
       if (!(spread[metric] > SPREAD_WORTH_A_WORD)) continue
       const values = runs.filter((r) => r.target === target).map((r) => r[metric]).filter(Number.isFinite)
       warnings.push(`${target}: its rounds disagree on ${label}, from ${round(Math.min(...values))} to ` +

@@ -7,7 +7,7 @@
 // (bench/measure/instructions.js). Pure functions, tested in
 // test/instruction-meter.test.js.
 
-const { permutationPValue, binomial, spread } = require('./stats')
+const { permutationPValue, shareOfAlpha, smallestPermutationP, spread } = require('./stats')
 const { signedPercent } = require('../../tooling/number-text')
 
 // The defaults of both gates: fail at +0.5 % (two processes of the same
@@ -52,17 +52,24 @@ const lowestDifference = (group, other) => countOf(group) - countOf(other)
  *   spread to confirm, or too few windows for any p-value under its share).
  * Returns { alphaPerTarget, maxRegression, comparisons: [{ target, base,
  * head, change, spread, pWorse, pBetter, verdict, regressed }], failures:
- * [sentence] }.
+ * [sentence] }: bench:compare's shape (bench/compare/verdict.js), but for
+ * where the allowance applies and what a comparison carries. There the
+ * rounds are pairs measured at the same time, whose interval says how
+ * large a change cannot be ruled out; here each side's windows come from
+ * one process, which agree more closely than two processes of the same
+ * code do, so an interval from them would be too narrow to mean anything:
+ * the allowance holds the change itself, and a comparison carries its
+ * count and spread, not an interval.
  */
 function judgeInstructions ({ base, head }, { targets, alpha = INSTRUCTION_DEFAULTS.alpha, maxRegression = INSTRUCTION_DEFAULTS.maxRegression }) {
-  const alphaPerTarget = alpha / Math.max(1, targets.length)
+  const alphaPerTarget = shareOfAlpha(alpha, targets.length)
   const comparisons = targets.map((target) => {
     const before = base[target]
     const after = head[target]
     const change = countOf(after) / countOf(before) - 1
     const pWorse = permutationPValue(after, before, lowestDifference)
     const pBetter = permutationPValue(before, after, lowestDifference)
-    const resolvable = 1 / binomial(before.length + after.length, after.length) < alphaPerTarget
+    const resolvable = smallestPermutationP(after.length, before.length) < alphaPerTarget
     let verdict
     if (Math.abs(change) < maxRegression) verdict = `within ±${(maxRegression * 100).toFixed(1)} %`
     else if (resolvable && change > 0 && pWorse < alphaPerTarget) verdict = 'REGRESSION'

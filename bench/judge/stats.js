@@ -5,6 +5,8 @@
 // signed-rank test. Pure functions, unit-tested in test/bench-stats.test.js
 // and test/bench-compare.test.js.
 
+const { GATED, WATCHED } = require('../protocol/metrics')
+
 /**
  * The median of `values` (the mean of the middle two for an even count),
  * or null for none.
@@ -63,17 +65,26 @@ function evaluateRatios (runs, definitions, goals = {}) {
  * Returns [{ name, value, baseline, change, pValue, holds, note }]; holds is
  * null, with a note, when there are too few rounds for the test ever to
  * reach `alpha`.
+ *
+ * Why its shape is not the other two gates' ({ verdict, regressed } per
+ * target, in { alphaPerTarget, comparisons, failures }: bench/compare/
+ * verdict.js, judge/instructions.js): it judges ratios, not targets, of two
+ * runs measured apart, so its rounds are not pairs (a permutation test, not
+ * a signed-rank one) and it has no allowance; it is a report beside the
+ * goals, not a gate that fails a run (judge/evaluate.js,
+ * BASELINE_IS_A_REPORT), so it says `holds` as a goal does, and it is stored
+ * so in a --json result's `baseline`, which renaming would change.
  */
 function compareWithBaseline (ratios, baselineRatios, { alpha, reference }) {
-  const gated = ratios.filter((ratio) => ratio.metric === 'cpuMicrosPerRequest' && ratio.over === reference &&
+  const gated = ratios.filter((ratio) => ratio.metric === GATED.key && ratio.over === reference &&
     baselineRatios.some((r) => r.name === ratio.name && Array.isArray(r.pairs)))
-  const perRatioAlpha = alpha / Math.max(1, gated.length)
+  const perRatioAlpha = shareOfAlpha(alpha, gated.length)
   return gated.map((ratio) => {
     const earlier = baselineRatios.find((r) => r.name === ratio.name)
     const baselinePairs = earlier.pairs.filter(Number.isFinite)
     const compared = { name: ratio.name, value: ratio.value, baseline: median(baselinePairs), rounds: ratio.pairs.length, baselineRounds: baselinePairs.length }
     compared.change = compared.value / compared.baseline - 1
-    const smallest = 1 / binomial(ratio.pairs.length + baselinePairs.length, ratio.pairs.length)
+    const smallest = smallestPermutationP(ratio.pairs.length, baselinePairs.length)
     if (ratio.pairs.length < 2 || baselinePairs.length < 2 || smallest >= perRatioAlpha) {
       return { ...compared, pValue: null, holds: null, note: `${ratio.pairs.length} rounds against ${baselinePairs.length}: too few for a p-value under ${perRatioAlpha.toPrecision(2)}` }
     }
@@ -119,6 +130,25 @@ function permutationPValue (first, second, statistic = meanDifference) {
 const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length
 const meanDifference = (group, other) => mean(group) - mean(other)
 
+/**
+ * The share of a gate's false-alarm rate `alpha` each of its `count`
+ * comparisons gets (Bonferroni), so that the whole gate's stays at or
+ * under `alpha`: every gate splits it so (compareWithBaseline here,
+ * bench/compare/verdict.js, judge/instructions.js).
+ */
+function shareOfAlpha (alpha, count) {
+  return alpha / Math.max(1, count)
+}
+
+/**
+ * The smallest p-value permutationPValue can give for groups of `first`
+ * and `second` values: one split in all of them. A gate whose share of
+ * alpha is at or under it cannot tell, whatever the values.
+ */
+function smallestPermutationP (first, second) {
+  return 1 / binomial(first + second, first)
+}
+
 function binomial (n, k) {
   let result = 1
   for (let i = 1; i <= k; i++) result = result * (n - k + i) / i
@@ -138,8 +168,8 @@ function spread (values) {
 
 /**
  * The medians over rounds of every numeric figure, per target, in the
- * order the targets were given, with the spread of its req/s and CPU per
- * request over the rounds.
+ * order the targets were given, with the spread over the rounds of each
+ * figure the metric catalogue marks `watched` (req/s and CPU per request).
  */
 function summarizeTargets (runs, targets) {
   return targets
@@ -150,10 +180,7 @@ function summarizeTargets (runs, targets) {
       for (const key of Object.keys(own[0])) {
         if (typeof own[0][key] === 'number' && key !== 'round') summary[key] = median(own.map((run) => run[key]))
       }
-      summary.spread = {
-        requestsPerSecond: spread(own.map((run) => run.requestsPerSecond)),
-        cpuMicrosPerRequest: spread(own.map((run) => run.cpuMicrosPerRequest))
-      }
+      summary.spread = Object.fromEntries(WATCHED.map(({ key }) => [key, spread(own.map((run) => run[key]))]))
       return summary
     })
     .filter(Boolean)
@@ -259,4 +286,4 @@ function boundary (values, isAbove) {
   return (below + above) / 2
 }
 
-module.exports = { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, binomial, pairedChange, signFlipPValue, signedRankPValue, MAX_SIGN_FLIP_ROUNDS, spread, summarizeTargets, medianRound }
+module.exports = { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, binomial, shareOfAlpha, smallestPermutationP, pairedChange, signFlipPValue, signedRankPValue, MAX_SIGN_FLIP_ROUNDS, spread, summarizeTargets, medianRound }

@@ -11,6 +11,7 @@ const path = require('node:path')
 const http = require('node:http')
 const autocannon = require('autocannon')
 const { uninstrumented } = require('./uninstrumented')
+const { METRICS } = require('../protocol/metrics')
 
 const CPU_TAX = path.join(__dirname, 'cpu-tax.js')
 
@@ -98,62 +99,72 @@ function startLoad (url, headers, connections) {
 
 /**
  * The figures of a load that autocannon measured itself (`load`), with
- * the server's usage read `before` and `after` it: { durationSeconds,
- * responses, requestsPerSecond, latencyP50, latencyP975, latencyP99,
- * latencyMax, bytesPerSecond, status2xx, status304, status503, statusOther,
- * errors, timeouts, peakRssBytes, cpuMillis, cpuMicrosPerRequest, proc }.
+ * the server's usage read `before` and `after` it: one per row of the
+ * metric catalogue (bench/protocol/metrics.js), in its order, and `proc`.
  */
 function runFigures (result, before, after) {
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats || {}).map(([code, { count }]) => [code, Number(count)]))
-  const responses = Object.values(statuses).reduce((sum, count) => sum + count, 0)
-  const { status2xx, status304, status503 } = countStatuses(statuses)
-  return {
+  return figuresOf({
     durationSeconds: result.duration,
-    responses,
-    requestsPerSecond: responses / result.duration,
-    latencyP50: result.latency.p50,
-    latencyP975: result.latency.p97_5,
-    latencyP99: result.latency.p99,
-    latencyMax: result.latency.max,
+    responses: Object.values(statuses).reduce((sum, count) => sum + count, 0),
+    statuses,
+    latencies: { latencyP50: result.latency.p50, latencyP975: result.latency.p97_5, latencyP99: result.latency.p99, latencyMax: result.latency.max },
     bytesPerSecond: result.throughput.average,
-    status2xx,
-    status304,
-    status503,
-    statusOther: responses - status2xx - status304 - status503,
     errors: result.errors,
-    timeouts: result.timeouts,
-    ...serverCost(before, after, responses),
-    // The same two figures from /proc, where there is one: a cross-check of
-    // the probe's (test/bench.test.js compares them).
-    proc: after.proc && before.proc ? { cpuMillis: after.proc.cpuMillis - before.proc.cpuMillis, peakRssBytes: after.proc.peakRssBytes } : null
-  }
+    timeouts: result.timeouts
+  }, before, after)
 }
 
 /**
  * The figures of a window of `seconds` that `recorder` (startLoad) counted,
  * with autocannon's `result` for its errors and timeouts and the server's
- * usage read at the window's start and end: { durationSeconds, responses,
- * requestsPerSecond, latencyP50, latencyP99, status2xx, status304,
- * statusOther, errors, timeouts, peakRssBytes, cpuMillis,
- * cpuMicrosPerRequest }.
+ * usage read at the window's start and end: the same keys as runFigures's.
+ * Its percentiles are the recorded latencies' own (autocannon's histogram
+ * covers its whole run, warm-up too); its bytes per second is null: the
+ * recorder does not count bytes, and nothing that reads a window prints it.
  */
 function windowFigures ({ responses, statuses, latencies }, result, before, after, seconds) {
-  const { status2xx, status304 } = countStatuses(statuses)
   latencies.sort((a, b) => a - b)
   const percentile = (share) => latencies.length === 0 ? null : latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]
-  return {
+  return figuresOf({
     durationSeconds: seconds,
     responses,
-    requestsPerSecond: responses / seconds,
-    latencyP50: percentile(0.5),
-    latencyP99: percentile(0.99),
+    statuses,
+    latencies: { latencyP50: percentile(0.5), latencyP975: percentile(0.975), latencyP99: percentile(0.99), latencyMax: percentile(1) },
+    bytesPerSecond: null,
+    errors: result.errors,
+    timeouts: result.timeouts
+  }, before, after)
+}
+
+// A load's figures in the catalogue's order, then the /proc cross-check.
+// Every row must have a value here (null where there is none): a row
+// added to the catalogue without one fails the first run, not a printer.
+function figuresOf ({ durationSeconds, responses, statuses, latencies, bytesPerSecond, errors, timeouts }, before, after) {
+  const { status2xx, status304, status503 } = countStatuses(statuses)
+  const values = {
+    durationSeconds,
+    responses,
+    requestsPerSecond: responses / durationSeconds,
+    ...latencies,
+    bytesPerSecond,
     status2xx,
     status304,
-    statusOther: responses - status2xx - status304,
-    errors: result.errors,
-    timeouts: result.timeouts,
+    status503,
+    statusOther: responses - status2xx - status304 - status503,
+    errors,
+    timeouts,
     ...serverCost(before, after, responses)
   }
+  const figures = {}
+  for (const { key } of METRICS) {
+    if (!(key in values)) throw new Error(`bench/measure/load.js has no value for the metric "${key}"`)
+    figures[key] = values[key]
+  }
+  // The same two figures from /proc, where there is one: a cross-check of
+  // the probe's (test/bench.test.js compares them).
+  figures.proc = after.proc && before.proc ? { cpuMillis: after.proc.cpuMillis - before.proc.cpuMillis, peakRssBytes: after.proc.peakRssBytes } : null
+  return figures
 }
 
 // Responses by status class, from { code: count }.

@@ -6,6 +6,7 @@
 // round as its bounds.
 
 const { median } = require('../judge/stats')
+const { metric, GATED } = require('../protocol/metrics')
 
 /**
  * Bencher Metric Format (bencher.dev): { "<benchmark>": { "<measure>":
@@ -18,7 +19,7 @@ function toBencherMetricFormat ({ runs, summaries, ratios }) {
   for (const { target } of summaries) {
     const own = runs.filter((run) => run.target === target)
     metrics[target] = {}
-    for (const [measure, key] of MEASURES) {
+    for (const [key, measure] of Object.entries(BENCHER_MEASURES)) {
       const bounds = boundsOf(own.map((run) => run[key]))
       if (bounds) metrics[target][measure] = bounds
     }
@@ -30,11 +31,16 @@ function toBencherMetricFormat ({ runs, summaries, ratios }) {
   return metrics
 }
 
-const MEASURES = [
-  ['requests-per-second', 'requestsPerSecond'],
-  ['cpu-microseconds-per-request', 'cpuMicrosPerRequest'],
-  ['latency-p99-milliseconds', 'latencyP99']
-]
+// The figures of the metric catalogue (bench/protocol/metrics.js) these
+// formats carry, each by its Bencher measure's name (the names uploads
+// already use: renaming one would start a new measure).
+const BENCHER_MEASURES = {
+  requestsPerSecond: 'requests-per-second',
+  cpuMicrosPerRequest: 'cpu-microseconds-per-request',
+  latencyP99: 'latency-p99-milliseconds'
+}
+// The same where smaller is better, for github-action-benchmark.
+const SMALLER_IS_BETTER = Object.keys(BENCHER_MEASURES).map(metric).filter((row) => row.better === 'lower')
 
 /**
  * github-action-benchmark's custom format for `tool: customSmallerIsBetter`:
@@ -46,12 +52,12 @@ function toGithubBenchmark ({ runs, summaries, ratios }) {
   const entries = []
   for (const { target } of summaries) {
     const own = runs.filter((run) => run.target === target)
-    for (const [label, key, unit] of [['CPU per request', 'cpuMicrosPerRequest', 'µs/req'], ['p99 latency', 'latencyP99', 'ms']]) {
+    for (const { key, name, unit } of SMALLER_IS_BETTER) {
       const bounds = boundsOf(own.map((run) => run[key]))
-      if (bounds) entries.push(entry(`${target} - ${label}`, unit, bounds, `${own.length} rounds`))
+      if (bounds) entries.push(entry(`${target} - ${name}`, unit, bounds, `${own.length} rounds`))
     }
   }
-  for (const ratio of ratios.filter((r) => r.metric === 'cpuMicrosPerRequest')) {
+  for (const ratio of ratios.filter((r) => r.metric === GATED.key)) {
     const bounds = boundsOf(ratio.pairs, ratio.value)
     if (bounds) entries.push(entry(ratio.name, 'ratio', bounds, `median of ${ratio.pairs.length} rounds' pairs`))
   }

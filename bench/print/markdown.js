@@ -7,6 +7,10 @@ const { ratioText, ratioValueText, goalText } = require('./numbers')
 const { markdownTable } = require('./table')
 const { SUMMARY_COLUMNS } = require('./text')
 const { renderChangesMarkdown, describeMeter, countRows } = require('./instructions')
+const { metric } = require('../protocol/metrics')
+
+// CPU per request, beside the instruction counts.
+const CPU = metric('cpuMicrosPerRequest')
 
 /**
  * The protocol, table and ratios as Markdown, for a CI summary or the docs;
@@ -31,7 +35,7 @@ function renderMarkdown ({ mode, protocol, machine, summaries, ratios, instructi
 }
 
 function instructionsMarkdown (instructions, summaries) {
-  const cpu = Object.fromEntries(summaries.map((s) => [s.target, s.cpuMicrosPerRequest]))
+  const cpu = Object.fromEntries(summaries.map((s) => [s.target, s[CPU.key]]))
   if (instructions.comparisons) {
     const beside = Object.fromEntries(Object.entries(cpu).map(([target, head]) => [target, { base: null, head }]))
     return ['**Instructions per request, against the baseline** (base: the baseline, head: this run)', '', ...renderChangesMarkdown(instructions, beside)]
@@ -39,7 +43,7 @@ function instructionsMarkdown (instructions, summaries) {
   return [
     '**Instructions per request**',
     '',
-    '| target | instructions/req | windows spread | CPU µs/req |',
+    `| target | instructions/req | windows spread | ${CPU.label} |`,
     '|---|---:|---:|---:|',
     ...countRows(instructions.counts, cpu).map((row) => `| ${row.target} | ${Math.round(row.count).toLocaleString('en-US')} | ${(row.spread * 100).toFixed(2)} % | ${row.cpu === null ? 'n/a' : row.cpu.toFixed(1)} |`),
     '',

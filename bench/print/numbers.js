@@ -3,6 +3,8 @@
 // The figures of a run as its printers write them: in the terminal's
 // table, the Markdown, the HTML page and bench:compare's table alike.
 
+const { metric } = require('../protocol/metrics')
+
 function integer (n) {
   return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : 'n/a'
 }
@@ -10,6 +12,21 @@ function integer (n) {
 function decimal (n) {
   if (!Number.isFinite(n)) return 'n/a'
   return n >= 100 ? integer(n) : n.toFixed(n >= 10 ? 1 : 2)
+}
+
+/**
+ * A run's figure `key` (a row of bench/protocol/metrics.js) as the tables
+ * write it: in its printed unit (divided by `per`: bytes as MB) and its
+ * format; 'n/a' where there is none.
+ */
+function figureText (key, value) {
+  const { format, per } = metric(key)
+  return FORMATS[format](per ? value / per : value)
+}
+
+// A table's column of that figure (print/table.js), titled by its label.
+function figureColumn (key) {
+  return { title: metric(key).label, value: (item) => figureText(key, item[key]) }
 }
 
 // Three significant digits from 1 up: a ratio between 10 and 100 (cpu
@@ -37,4 +54,6 @@ function goalText ({ goal, better }) {
   return goal === null ? '' : `${better === 'lower' ? '≤' : '≥'} ${goal}`
 }
 
-module.exports = { integer, decimal, ratioText, ratioValueText, goalText }
+const FORMATS = { integer, decimal }
+
+module.exports = { integer, decimal, figureText, figureColumn, ratioText, ratioValueText, goalText }

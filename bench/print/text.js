@@ -7,7 +7,7 @@
 const { signedPercent } = require('../../tooling/number-text')
 const { medianRound } = require('../judge/stats')
 const { renderMachine } = require('./machine')
-const { integer, decimal, ratioText, ratioValueText } = require('./numbers')
+const { integer, figureColumn, ratioText, ratioValueText } = require('./numbers')
 const { textTable } = require('./table')
 
 const BARS = '▁▂▃▄▅▆▇█'
@@ -15,21 +15,15 @@ const BARS = '▁▂▃▄▅▆▇█'
 // second that was not measured.
 const NO_RESPONSE = '·'
 
+// The run's table: every figure of the metric catalogue
+// (bench/protocol/metrics.js) a reader compares targets by, in this order;
+// the duration, response count, largest latency and CPU time stay in the
+// --json result.
+const SUMMARY_FIGURES = ['requestsPerSecond', 'latencyP50', 'latencyP975', 'latencyP99', 'bytesPerSecond', 'status2xx', 'status304',
+  'status503', 'statusOther', 'errors', 'timeouts', 'peakRssBytes', 'cpuMicrosPerRequest']
 const SUMMARY_COLUMNS = [
   { title: 'target', value: (s) => s.target, align: 'left' },
-  { title: 'req/s', value: (s) => integer(s.requestsPerSecond) },
-  { title: 'p50 ms', value: (s) => decimal(s.latencyP50) },
-  { title: 'p97.5 ms', value: (s) => decimal(s.latencyP975) },
-  { title: 'p99 ms', value: (s) => decimal(s.latencyP99) },
-  { title: 'MB/s', value: (s) => decimal(s.bytesPerSecond / 1e6) },
-  { title: '2xx', value: (s) => integer(s.status2xx) },
-  { title: '304', value: (s) => integer(s.status304) },
-  { title: '503', value: (s) => integer(s.status503) },
-  { title: 'other', value: (s) => integer(s.statusOther) },
-  { title: 'errors', value: (s) => integer(s.errors) },
-  { title: 'timeouts', value: (s) => integer(s.timeouts) },
-  { title: 'peak RSS MB', value: (s) => decimal(s.peakRssBytes / 2 ** 20) },
-  { title: 'CPU µs/req', value: (s) => decimal(s.cpuMicrosPerRequest) }
+  ...SUMMARY_FIGURES.map(figureColumn)
 ]
 
 /**

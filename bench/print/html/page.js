@@ -19,9 +19,14 @@ const path = require('node:path')
 const { medianRound } = require('../../judge/stats')
 const { SPREAD_WORTH_A_WORD } = require('../../judge/evaluate')
 const { describeLoad, describeCores } = require('../machine')
-const { integer, decimal, ratioText, ratioValueText, goalText } = require('../numbers')
+const { integer, figureColumn, ratioText, ratioValueText, goalText } = require('../numbers')
 
 const UPLOT_DIR = path.dirname(require.resolve('uplot/dist/uPlot.iife.min.js'))
+
+const LATENCIES = ['latencyP50', 'latencyP975', 'latencyP99']
+// What client.js draws per target, by the short names it reads, from the
+// metric catalogue's figures.
+const CHARTED = { cpu: 'cpuMicrosPerRequest', p50: 'latencyP50', p975: 'latencyP975', p99: 'latencyP99' }
 
 /**
  * The page for `results` (a bench --json result). Returns the HTML text.
@@ -52,8 +57,8 @@ ${leakingTargets(results).length > 0
     'A leaking target adds one after listener per request it serves, so the requests served so far count its listeners: each point is one second of its median round.',
     leakTable(results))
   : ''}
-${section('cpu', 'CPU time per request', 'The server\'s own user + system CPU time over the measured window, divided by its responses (median of the rounds; logarithmic axis). Lower is better.', summaryTable(results, [['CPU µs/req', (s) => decimal(s.cpuMicrosPerRequest)], ['req/s', (s) => integer(s.requestsPerSecond)]]))}
-${section('latency', 'Latency', 'p50, p97.5 and p99 of each target\'s responses, in milliseconds (median of the rounds; logarithmic axis).', summaryTable(results, [['p50 ms', (s) => decimal(s.latencyP50)], ['p97.5 ms', (s) => decimal(s.latencyP975)], ['p99 ms', (s) => decimal(s.latencyP99)]]))}
+${section('cpu', 'CPU time per request', 'The server\'s own user + system CPU time over the measured window, divided by its responses (median of the rounds; logarithmic axis). Lower is better.', summaryTable(results, ['cpuMicrosPerRequest', 'requestsPerSecond']))}
+${section('latency', 'Latency', 'p50, p97.5 and p99 of each target\'s responses, in milliseconds (median of the rounds; logarithmic axis).', summaryTable(results, LATENCIES))}
 <section id="ratios"><h2>Ratios and goals</h2>
 ${ratioTable(results)}
 ${notes(results)}
@@ -91,7 +96,7 @@ function chartData (results) {
     return [target, values]
   }))
   const leak = leakingTargets(results).map((target) => ({ target, points: leakPoints(rounds[target]) }))
-  const summaries = results.summaries.map((s) => ({ target: s.target, cpu: s.cpuMicrosPerRequest, p50: s.latencyP50, p975: s.latencyP975, p99: s.latencyP99 }))
+  const summaries = results.summaries.map((s) => ({ target: s.target, ...Object.fromEntries(Object.entries(CHARTED).map(([short, key]) => [short, s[key]])) }))
   return { targets, perSecond: { x, series }, leak, summaries }
 }
 
@@ -137,9 +142,12 @@ function leakTable (results) {
   return table('Requests served so far (its listeners) and responses in that second.', '<tr><th scope="col">target</th><th scope="col">served</th><th scope="col">req/s</th></tr>', rows)
 }
 
-function summaryTable (results, columns) {
-  const head = `<tr><th scope="col">target</th>${columns.map(([title]) => `<th scope="col">${escapeHtml(title)}</th>`).join('')}</tr>`
-  const rows = results.summaries.map((s) => `<tr><th scope="row">${escapeHtml(s.target)}</th>${columns.map(([, value]) => `<td>${value(s)}</td>`).join('')}</tr>`)
+// The medians of the figures `keys` (rows of bench/protocol/metrics.js),
+// titled and written as the terminal's table writes them.
+function summaryTable (results, keys) {
+  const columns = keys.map(figureColumn)
+  const head = `<tr><th scope="col">target</th>${columns.map(({ title }) => `<th scope="col">${escapeHtml(title)}</th>`).join('')}</tr>`
+  const rows = results.summaries.map((s) => `<tr><th scope="row">${escapeHtml(s.target)}</th>${columns.map(({ value }) => `<td>${value(s)}</td>`).join('')}</tr>`)
   return table('Medians over the rounds.', head, rows)
 }
 
