@@ -3,9 +3,9 @@
 // Running the benchmark's command in the test's process, with its output
 // captured, on a protocol short enough for a test.
 
-const { command } = require('../bench')
-const { runCommand } = require('../tooling/command')
-const { capture } = require('./helper')
+const { command } = require('../../bench')
+const { runCommand } = require('../../tooling/command')
+const { capture } = require('../helper')
 
 // A second of load per target and round, ten connections, slow's request
 // counts a tenth of the modes'.

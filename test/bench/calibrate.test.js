@@ -8,7 +8,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { gateRun, series } = require('../bench/calibrate')
+const { gateRun, series } = require('../../bench/calibrate')
 
 t.test('a series removes its runs\' results and leaves the baseline it gates against', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'calibrate-test-'))

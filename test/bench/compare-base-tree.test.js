@@ -14,7 +14,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
-const { resolveBase, checkOutBase } = require('../bench/compare/base-tree')
+const { resolveBase, checkOutBase } = require('../../bench/compare/base-tree')
 
 const POSIX = process.platform !== 'win32'
 

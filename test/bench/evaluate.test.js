@@ -4,8 +4,8 @@
 // a baseline, and the sentences a run prints (bench/judge/evaluate.js).
 
 const t = require('tap')
-const { evaluateRun, BASELINE_IS_A_REPORT } = require('../bench/judge/evaluate')
-const { TARGETS } = require('../bench/protocol/targets')
+const { evaluateRun, BASELINE_IS_A_REPORT } = require('../../bench/judge/evaluate')
+const { TARGETS } = require('../../bench/protocol/targets')
 
 const CI_TARGETS = ['slow', 'fast', 'fixed', 'fixed-304', 'node-http']
 const protocol = { targets: CI_TARGETS }

@@ -4,7 +4,7 @@
 // github-action-benchmark's customSmallerIsBetter, from a result's figures.
 
 const t = require('tap')
-const { toBencherMetricFormat, toGithubBenchmark } = require('../bench/print/ci-formats')
+const { toBencherMetricFormat, toGithubBenchmark } = require('../../bench/print/ci-formats')
 
 const result = {
   summaries: [{ target: 'fixed' }],

@@ -1,14 +1,14 @@
 'use strict'
 
 // The benchmark's HTML page (bench/print/html/page.js), rendered from a stored
-// result of a real `npm start` (test/fixtures/bench-start-run.json, 2 x AMD
+// result of a real `npm start` (test/bench/fixtures/bench-start-run.json, 2 x AMD
 // EPYC, Node 24.21.0): it holds the run's figures and loads nothing from
-// anywhere. test/bench-html-browser.test.js opens one in Chromium.
+// anywhere. test/bench/html-browser.test.js opens one in Chromium.
 
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { renderHtml, chartData } = require('../bench/print/html/page')
+const { renderHtml, chartData } = require('../../bench/print/html/page')
 
 const RUN = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'bench-start-run.json'), 'utf8'))
 const html = renderHtml(RUN)

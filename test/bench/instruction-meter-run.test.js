@@ -13,11 +13,11 @@
 // block counters are counted in the tax's loop (700,288 read for 100,000).
 
 const t = require('tap')
-const { countTargets, checkMeter, MeterUnavailable } = require('../bench/measure/instructions')
-const { TARGETS } = require('../bench/protocol/targets')
-const { countOf } = require('../bench/judge/instructions')
-const { ROOT } = require('../tooling/repo')
-const { skipOffNvmrcLine, withCoverageRequested } = require('./helper')
+const { countTargets, checkMeter, MeterUnavailable } = require('../../bench/measure/instructions')
+const { TARGETS } = require('../../bench/protocol/targets')
+const { countOf } = require('../../bench/judge/instructions')
+const { ROOT } = require('../../tooling/repo')
+const { skipOffNvmrcLine, withCoverageRequested } = require('../helper')
 
 // Two servers under valgrind, 20 to 40 s: more than tap's 30 s a file.
 t.setTimeout(180000)

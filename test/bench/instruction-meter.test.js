@@ -12,11 +12,11 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { parseCallgrindStatus, checkWindow, checkMeter, describeMeter, MeterUnavailable } = require('../bench/measure/instructions')
-const { judgeInstructions, checkInstructionBaseline } = require('../bench/judge/instructions')
-const { parseOptions: parseCompareOptions } = require('../bench/compare')
-const { parseOptions: parseBenchOptions } = require('../bench/options')
-const { ROOT } = require('../tooling/repo')
+const { parseCallgrindStatus, checkWindow, checkMeter, describeMeter, MeterUnavailable } = require('../../bench/measure/instructions')
+const { judgeInstructions, checkInstructionBaseline } = require('../../bench/judge/instructions')
+const { parseOptions: parseCompareOptions } = require('../../bench/compare')
+const { parseOptions: parseBenchOptions } = require('../../bench/options')
+const { ROOT } = require('../../tooling/repo')
 
 // What vgdb printed for "status internal" in a real run (cut to its
 // first frames): thread 1 and thread 2's totals, then per-frame lines.
@@ -106,7 +106,7 @@ t.test('a stored baseline is refused where its count is another quantity', async
   t.match(clock, /^frozen at /)
   t.throws(() => checkInstructionBaseline(runningClock, meter), /a clock not recorded \(here frozen at 2026-01-01 00:00:00 \(libfaketime\)\)/)
   // Another release of the same line, another valgrind: refused too
-  // (test/bench-baseline.test.js has every field).
+  // (test/bench/baseline.test.js has every field).
   t.throws(() => checkInstructionBaseline({ ...meter, node: 'v24.20.0', valgrind: '3.22.0' }, meter), /Node v24\.20\.0 \(here v24\.21\.0\), valgrind 3\.22\.0 \(here 3\.19\.0\)/)
 })
 

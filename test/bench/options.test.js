@@ -3,9 +3,9 @@
 // The benchmark's options: defaults per mode, overrides, and clear refusals.
 
 const t = require('tap')
-const { parseOptions } = require('../bench/options')
-const { UsageError } = require('../tooling/command')
-const { MODES, RATIOS } = require('../bench/judge/goals')
+const { parseOptions } = require('../../bench/options')
+const { UsageError } = require('../../tooling/command')
+const { MODES, RATIOS } = require('../../bench/judge/goals')
 
 t.test('each mode brings its protocol', async (t) => {
   for (const mode of Object.keys(MODES)) {

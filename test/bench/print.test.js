@@ -3,8 +3,8 @@
 // The benchmark's rendering: what a terminal and a CI summary show.
 
 const t = require('tap')
-const { renderTable, renderRatios, renderBaselineReport, renderChart } = require('../bench/print/text')
-const { renderMarkdown } = require('../bench/print/markdown')
+const { renderTable, renderRatios, renderBaselineReport, renderChart } = require('../../bench/print/text')
+const { renderMarkdown } = require('../../bench/print/markdown')
 
 const summary = {
   target: 'fixed',
@@ -83,7 +83,7 @@ t.test('renderMarkdown: the protocol, the table and the ratios', async (t) => {
 })
 
 t.test('a ratio shows the digits its verdict needs', async (t) => {
-  const { ratioValueText } = require('../bench/print/numbers')
+  const { ratioValueText } = require('../../bench/print/numbers')
   t.equal(ratioValueText({ value: 1.9972, goal: 2, better: 'higher', holds: false }), '1.997', 'short of 2, not "2.00"')
   t.equal(ratioValueText({ value: 1.3504, goal: 1.35, better: 'lower', holds: false }), '1.3504', 'over 1.35, not "1.35"')
   t.equal(ratioValueText({ value: 2.004, goal: 2, better: 'higher', holds: true }), '2.00', 'holding and reading so: as usual')
@@ -92,7 +92,7 @@ t.test('a ratio shows the digits its verdict needs', async (t) => {
 })
 
 t.test('the protocol says where the run ran, and warns when the machine was busy at the start', async (t) => {
-  const { renderProtocol } = require('../bench/print/text')
+  const { renderProtocol } = require('../../bench/print/text')
   const protocol = { targets: ['fixed'], connections: 100, warmup: 1, duration: 2, warmupRequests: 0, requests: 1, rounds: 1 }
   const machine = { cores: 8, usableCores: 1, cpuModel: 'AMD EPYC', memoryGiB: 24, platform: 'Linux 6.18 x64', node: 'v24.21.0', loadAverage: 0.2 }
   const quiet = renderProtocol({ mode: 'start', protocol, targets: { fixed: {} }, machine, versions: { restify: '12.0.0' } })

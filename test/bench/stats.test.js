@@ -3,8 +3,8 @@
 // The benchmark's arithmetic: medians, paired ratios, goals, baselines.
 
 const t = require('tap')
-const { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, spread, summarizeTargets } = require('../bench/judge/stats')
-const { checkRequirements } = require('../bench/judge/requirements')
+const { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, spread, summarizeTargets } = require('../../bench/judge/stats')
+const { checkRequirements } = require('../../bench/judge/requirements')
 
 const run = (target, round, fields) => ({ target, round, ...fields })
 

@@ -5,15 +5,15 @@
 // coverage, which this process may have (tap's, when `npm test` runs with
 // coverage on) and which is set here too (NODE_V8_COVERAGE, Node's own):
 // coverage makes every block a server takes cost more, and would be
-// measured. The instruction meter's own run is test/instruction-meter-run.test.js.
+// measured. The instruction meter's own run is test/bench/instruction-meter-run.test.js.
 
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const http = require('node:http')
-const { startTarget } = require('../tooling/target-process')
-const { taxedStart } = require('../bench/measure/load')
-const { withCoverageRequested } = require('./helper')
+const { startTarget } = require('../../tooling/target-process')
+const { taxedStart } = require('../../bench/measure/load')
+const { withCoverageRequested } = require('../helper')
 
 const SERVER = path.join(__dirname, 'fixtures', 'coverage-env-server.js')
 

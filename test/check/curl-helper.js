@@ -7,7 +7,7 @@
 const path = require('node:path')
 const { spawnSync, execFile } = require('node:child_process')
 
-const COMMAND = path.join(__dirname, '..', 'check')
+const COMMAND = path.join(__dirname, '..', '..', 'check')
 /** Why check:curl cannot run here, or false. */
 const curlMissing = spawnSync('curl', ['--version']).error ? 'curl is not installed here' : false
 const STEPS = {

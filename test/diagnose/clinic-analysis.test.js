@@ -1,7 +1,7 @@
 'use strict'
 
 // Reading clinic's findings (diagnose/clinic-analysis.js) from two data
-// folders recorded on slow and committed (test/fixtures/clinic/, made by
+// folders recorded on slow and committed (test/diagnose/fixtures/clinic/, made by
 // record.js there): seconds here, where test:clinic takes minutes, so an
 // upgrade of clinic that changes its data or its analysis shows up in
 // npm test.
@@ -10,9 +10,9 @@ const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const analysis = require('../diagnose/clinic-analysis')
-const { readText } = require('./helper')
-const { linkFolder, linksMissing } = require('./links')
+const analysis = require('../../diagnose/clinic-analysis')
+const { readText } = require('../helper')
+const { linkFolder, linksMissing } = require('../links')
 
 // Flame's analysis (0x's ticksToTree) spawns `node` to throw an error and
 // read its stack. Under tap's coverage on Node 26.10.0 that child dies in V8
@@ -131,7 +131,7 @@ t.test("Flame's hottest frame on slow is the ETag middleware's after listener", 
   t.match(hottest.location, /^slow\/etag\.js:\d+$/, `the hottest frame is in slow/etag.js: ${JSON.stringify(hottest)}`)
   t.equal(hottest.own, true, 'and is this repository\'s code')
   const line = Number(hottest.location.split(':')[1])
-  const source = readText(path.join(__dirname, '..', 'slow', 'etag.js')).split('\n')[line - 1]
+  const source = readText(path.join(__dirname, '..', '..', 'slow', 'etag.js')).split('\n')[line - 1]
   t.match(source, /server\.on\('after'/, `the after listener: ${source.trim()}`)
   t.ok(hottest.share > 0.3, `with ${(hottest.share * 100).toFixed(1)} % of the samples`)
   t.equal(folded.length, 8)

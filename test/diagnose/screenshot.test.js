@@ -5,14 +5,14 @@
 // passed over, not waited on; on Windows, where chrome.exe answers
 // `--version` by starting the browser, it is not asked at all; and the
 // report reaches it as a file: URL even where its path has a # or a %.
-// (A real Chromium renders in test/bench-html-browser.test.js.)
+// (A real Chromium renders in test/bench/html-browser.test.js.)
 
 const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { pathToFileURL, fileURLToPath } = require('node:url')
-const { findChromium, probeChromium, screenshot } = require('../diagnose/screenshot')
+const { findChromium, probeChromium, screenshot } = require('../../diagnose/screenshot')
 
 const skip = process.platform === 'win32' && 'shell scripts stand in for the browser'
 

@@ -23,8 +23,8 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { ROOT } = require('../tooling/repo')
-const { readText } = require('./helper')
+const { ROOT } = require('../../tooling/repo')
+const { readText } = require('../helper')
 
 // zsh and bash run every block (about 10 s); Wine's first start in a while
 // takes longer.

@@ -7,7 +7,7 @@
 
 const t = require('tap')
 const { execFileSync } = require('node:child_process')
-const { ROOT } = require('../tooling/repo')
+const { ROOT } = require('../../tooling/repo')
 
 const LAST_OLD_STYLE = 'c1fe237'
 const MAX_SUBJECT = 72

@@ -11,7 +11,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { ROOT, VARIANTS } = require('../tooling/repo')
+const { ROOT, VARIANTS } = require('../../tooling/repo')
 
 const TOOLS = ['bench', 'check', 'diagnose', 'soak', 'workshop', 'tooling']
 

@@ -4,7 +4,7 @@
 // The full soak is `npm run soak -- <variant>` (60 s by default).
 
 const t = require('tap')
-const { soak } = require('../soak')
+const { soak } = require('../../soak')
 
 const CONNECTIONS = 10
 

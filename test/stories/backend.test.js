@@ -5,13 +5,13 @@
 
 const t = require('tap')
 const http = require('node:http')
-const { createContentSource } = require('../core/content')
-const { urlOf } = require('../core/launch')
-const { SEED_PATH } = require('../core/seed-contract')
-const { createContentServer } = require('../stories/backend/content-server')
-const createSlowServer = require('../stories/backend/slow')
-const createFixedServer = require('../stories/backend/fixed')
-const { request } = require('./helper')
+const { createContentSource } = require('../../core/content')
+const { urlOf } = require('../../core/launch')
+const { SEED_PATH } = require('../../core/seed-contract')
+const { createContentServer } = require('../../stories/backend/content-server')
+const createSlowServer = require('../../stories/backend/slow')
+const createFixedServer = require('../../stories/backend/fixed')
+const { request } = require('../helper')
 
 // A backend in this process that counts what reaches it.
 async function startBackend (t) {

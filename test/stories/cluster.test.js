@@ -5,8 +5,8 @@
 
 const t = require('tap')
 const fs = require('node:fs')
-const { childrenOf } = require('../tooling/target-process')
-const { startChildProcess, exitOf, request, skipWithoutSignals } = require('./helper')
+const { childrenOf } = require('../../tooling/target-process')
+const { startChildProcess, exitOf, request, skipWithoutSignals } = require('../helper')
 
 if (!fs.existsSync(`/proc/${process.pid}/task`)) {
   t.plan(0, 'the workers are found through /proc, on Linux only')
@@ -54,7 +54,7 @@ t.test('WORKERS workers answer; one that dies is replaced; SIGTERM stops them al
 
 t.test('WORKERS must be a whole number of at least 1', async (t) => {
   const { spawnSync } = require('node:child_process')
-  const { ROOT } = require('../tooling/repo')
+  const { ROOT } = require('../../tooling/repo')
   const result = spawnSync(process.execPath, ['stories/cluster'], { cwd: ROOT, env: { ...process.env, WORKERS: 'two', PORT: '0' }, encoding: 'utf8', timeout: 10000 })
   t.equal(result.status, 2)
   t.match(result.stderr, /WORKERS must be an integer >= 1, got "two"/)

@@ -6,7 +6,7 @@
 const t = require('tap')
 const crypto = require('node:crypto')
 const http = require('node:http')
-const { startInProcess, request } = require('./helper')
+const { startInProcess, request } = require('../helper')
 
 const SLOW = 'stories/crypto/slow.js'
 const FIXED = 'stories/crypto/fixed.js'

@@ -9,9 +9,9 @@ const fs = require('node:fs')
 const http = require('node:http')
 const os = require('node:os')
 const path = require('node:path')
-const { spawnServer } = require('../tooling/spawn-server')
-const { request } = require('./helper')
-const { SYNCHRONOUS_FILE_FLAGS } = require('../tooling/synchronous-file')
+const { spawnServer } = require('../../tooling/spawn-server')
+const { request } = require('../helper')
+const { SYNCHRONOUS_FILE_FLAGS } = require('../../tooling/synchronous-file')
 
 const REQUESTS = 200
 const QUIET_MS = 200

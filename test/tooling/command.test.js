@@ -6,9 +6,9 @@
 const t = require('tap')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { capture, skipOffNvmrcLine } = require('./helper')
-const { runCommand, UsageError } = require('../tooling/command')
-const { ROOT } = require('../tooling/repo')
+const { capture, skipOffNvmrcLine } = require('../helper')
+const { runCommand, UsageError } = require('../../tooling/command')
+const { ROOT } = require('../../tooling/repo')
 
 async function run (main, argv = []) {
   const stdout = capture()

@@ -7,9 +7,9 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { ROOT } = require('../tooling/repo')
-const { childrenOf } = require('../tooling/target-process')
-const { exitOf, alive, stateOf, waitFor } = require('./helper')
+const { ROOT } = require('../../tooling/repo')
+const { childrenOf } = require('../../tooling/target-process')
+const { exitOf, alive, stateOf, waitFor } = require('../helper')
 
 // CPU time the process has used so far, in clock ticks (/proc/<pid>/stat,
 // fields 14 and 15), or 0 where it cannot be read.
@@ -45,7 +45,7 @@ t.test('a hog killed with SIGKILL leaves no busy process behind', { skip: proces
 // cores), under the warning's threshold; the CPU sample the run takes first
 // sees it.
 t.test('the bench\'s CPU sample sees a hog started a moment before', { skip: process.platform === 'linux' ? false : 'reads /proc' }, async (t) => {
-  const { sampleCpuBusy } = require('../bench/measure/machine')
+  const { sampleCpuBusy } = require('../../bench/measure/machine')
   const processes = require('node:os').cpus().length
   const hog = spawn(process.execPath, [path.join(ROOT, 'tooling', 'cpu-hog.js'), '--processes', String(processes), '--seconds', '30'], { stdio: ['ignore', 'pipe', 'inherit'] })
   let spinners = []

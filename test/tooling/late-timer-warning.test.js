@@ -12,13 +12,13 @@ const { spawnSync } = require('node:child_process')
 
 function runCommand (main) {
   const source = `
-    const { runAsProcess } = require(${JSON.stringify(path.join(__dirname, '..', 'tooling', 'command'))})
+    const { runAsProcess } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'tooling', 'command'))})
     // autocannon's own retimer, wherever npm put it.
     const retimer = require(require.resolve('retimer', { paths: [require('node:path').dirname(require.resolve('autocannon'))] }))
     runAsProcess({ name: 'timers', usage: '', main: () => new Promise((resolve) => { ${main} }) })
   `
   // --warnings: tap may pass --no-warnings to children, which would hide them all.
-  const run = spawnSync(process.execPath, ['--warnings', '-e', source], { cwd: path.join(__dirname, '..'), encoding: 'utf8', timeout: 10000 })
+  const run = spawnSync(process.execPath, ['--warnings', '-e', source], { cwd: path.join(__dirname, '..', '..'), encoding: 'utf8', timeout: 10000 })
   return { status: run.status, warnings: run.stderr.split('\n').filter((line) => line.includes('TimeoutNegativeWarning')).map((line) => line.replace(/^\(node:\d+\) /, '')), stderr: run.stderr }
 }
 

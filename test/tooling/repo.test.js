@@ -10,8 +10,8 @@ const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { ROOT, pathInside, realPath } = require('../tooling/repo')
-const { linkFolder, linksMissing } = require('./links')
+const { ROOT, pathInside, realPath } = require('../../tooling/repo')
+const { linkFolder, linksMissing } = require('../links')
 
 const asGiven = (file) => file
 

@@ -10,9 +10,9 @@ const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { ROOT } = require('../tooling/repo')
-const { resolveServerPath, displayName } = require('../tooling/server-path')
-const { linkFolder, linksMissing } = require('./links')
+const { ROOT } = require('../../tooling/repo')
+const { resolveServerPath, displayName } = require('../../tooling/server-path')
+const { linkFolder, linksMissing } = require('../links')
 
 const asGiven = (file) => file
 

@@ -10,9 +10,9 @@ const fs = require('node:fs')
 const http = require('node:http')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { startTarget } = require('../tooling/target-process')
-const { ROOT } = require('../tooling/repo')
-const { request, alive, stateOf, waitFor, exitOf } = require('./helper')
+const { startTarget } = require('../../tooling/target-process')
+const { ROOT } = require('../../tooling/repo')
+const { request, alive, stateOf, waitFor, exitOf } = require('../helper')
 
 const REQUESTS = 300
 
@@ -65,7 +65,7 @@ t.test('bench/measure/cpu-tax.js adds its microseconds of CPU to every request',
     return (after.cpuMillis - before.cpuMillis) * 1000 / REQUESTS
   }
   const plain = await cost({})
-  const taxed = await cost({ nodeArgs: ['-r', path.join(__dirname, '..', 'bench', 'measure', 'cpu-tax.js')], env: { CPU_TAX_MICROS: String(TAX_MICROS) } })
+  const taxed = await cost({ nodeArgs: ['-r', path.join(__dirname, '..', '..', 'bench', 'measure', 'cpu-tax.js')], env: { CPU_TAX_MICROS: String(TAX_MICROS) } })
   // The tax busy-waits on the clock; a process descheduled meanwhile burns
   // less, so half of it is the floor, and more than twice would be a bug.
   t.ok(taxed - plain > TAX_MICROS / 2 && taxed - plain < TAX_MICROS * 2,

@@ -3,9 +3,9 @@
 // fixed answers conditional GET as RFC 9110 says: one case per rule.
 
 const t = require('tap')
-const { ifNoneMatchMatches } = require('../core/if-none-match')
-const { startInProcess, request } = require('./helper')
-const { CACHE_CONTROL } = require('../core/seed-contract')
+const { ifNoneMatchMatches } = require('../../core/if-none-match')
+const { startInProcess, request } = require('../helper')
+const { CACHE_CONTROL } = require('../../core/seed-contract')
 
 t.test('ifNoneMatchMatches: the RFC 9110 rules', async (t) => {
   const current = '"v1.abc"'

@@ -3,8 +3,8 @@
 // The contract every variant keeps: same resource, same errors, same bytes.
 
 const t = require('tap')
-const { VARIANTS, startInProcess, request, drivenClock } = require('./helper')
-const { SEED_PATH, CACHE_CONTROL } = require('../core/seed-contract')
+const { VARIANTS, startInProcess, request, drivenClock } = require('../helper')
+const { SEED_PATH, CACHE_CONTROL } = require('../../core/seed-contract')
 
 for (const variant of VARIANTS) {
   t.test(`${variant}: GET ${SEED_PATH} answers 200 JSON {data, url, ts}`, async (t) => {

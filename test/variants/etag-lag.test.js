@@ -5,7 +5,7 @@
 
 const t = require('tap')
 const crypto = require('node:crypto')
-const { startInProcess, request } = require('./helper')
+const { startInProcess, request } = require('../helper')
 
 const sha512 = (text) => crypto.createHash('sha512').update(text).digest('hex')
 

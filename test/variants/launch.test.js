@@ -7,8 +7,8 @@ const t = require('tap')
 const net = require('node:net')
 const { spawn } = require('node:child_process')
 const path = require('node:path')
-const { VARIANTS, startChildProcess, exitOf, request, skipWithoutSignals } = require('./helper')
-const { spawnServer } = require('../tooling/spawn-server')
+const { VARIANTS, startChildProcess, exitOf, request, skipWithoutSignals } = require('../helper')
+const { spawnServer } = require('../../tooling/spawn-server')
 
 // Send the request line and some headers, but hold back the blank line that
 // ends them: the server has a request in flight it cannot answer yet.
@@ -61,7 +61,7 @@ for (const variant of VARIANTS) {
 
 t.test('PORT must be a port number', async (t) => {
   const child = spawn(process.execPath, ['fixed'], {
-    cwd: path.join(__dirname, '..'),
+    cwd: path.join(__dirname, '..', '..'),
     env: { ...process.env, PORT: 'eighty' },
     stdio: ['ignore', 'ignore', 'pipe']
   })

@@ -9,7 +9,7 @@
 const t = require('tap')
 const http = require('node:http')
 const events = require('node:events')
-const { startInProcess, request } = require('./helper')
+const { startInProcess, request } = require('../helper')
 
 const NODE_DEFAULT_MAX_LISTENERS = 10
 

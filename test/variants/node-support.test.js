@@ -7,9 +7,9 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
-const { satisfies, unsupportedNodeLine } = require('../core/node-support')
-const { engines } = require('../package.json')
-const { request } = require('./helper')
+const { satisfies, unsupportedNodeLine } = require('../../core/node-support')
+const { engines } = require('../../package.json')
+const { request } = require('../helper')
 
 t.test('satisfies reads the forms engines uses', async (t) => {
   const range = '^22.19.0 || ^24.0.0 || ^26.0.0'
@@ -43,7 +43,7 @@ const skip = !SYSTEM_NODE
     : false
 
 t.test(`node fixed on the system's Node ${systemVersion || ''} says so first, and serves`, { skip }, async (t) => {
-  const child = spawn(SYSTEM_NODE, [path.join(__dirname, '..', 'fixed')], { env: { ...process.env, PORT: '0', NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(SYSTEM_NODE, [path.join(__dirname, '..', '..', 'fixed')], { env: { ...process.env, PORT: '0', NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] })
   t.teardown(() => child.kill('SIGKILL'))
   let stdout = ''
   let stderr = ''

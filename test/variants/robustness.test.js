@@ -6,9 +6,9 @@
 const t = require('tap')
 const net = require('node:net')
 const http = require('node:http')
-const { VARIANTS, startInProcess, request, rawExchange } = require('./helper')
-const { SEED_PATH, seedBody } = require('../core/seed-contract')
-const { CONTENT_BYTES } = require('../core/content')
+const { VARIANTS, startInProcess, request, rawExchange } = require('../helper')
+const { SEED_PATH, seedBody } = require('../../core/seed-contract')
+const { CONTENT_BYTES } = require('../../core/content')
 
 async function stillServing (t, url) {
   const res = await request(url)

@@ -6,8 +6,8 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 
-const { ROOT } = require('../tooling/repo')
-const { readText } = require('./helper')
+const { ROOT } = require('../../tooling/repo')
+const { readText } = require('../helper')
 
 // Code lines only: blank lines, whole-line comments and trailing `// ...`
 // comments are dropped (none of this code has `//` inside a string).

@@ -11,9 +11,9 @@ const os = require('node:os')
 const path = require('node:path')
 const { once } = require('node:events')
 const { spawn, spawnSync } = require('node:child_process')
-const { newCopy } = require('../workshop')
-const { ROOT } = require('../tooling/repo')
-const { skipWithoutSignals, readText, oneLineFixCopy } = require('./helper')
+const { newCopy } = require('../../workshop')
+const { ROOT } = require('../../tooling/repo')
+const { skipWithoutSignals, readText, oneLineFixCopy } = require('../helper')
 
 // --watch waits up to 30 s a save, and trace-leak and the soak start servers:
 // more than tap's 30 s a file on a busy machine.
@@ -65,8 +65,8 @@ t.test('a level that does not exist is a usage error', async (t) => {
 })
 
 t.test('trace-leak and soak take a workshop copy where they took a variant', async (t) => {
-  const { traceLeak } = require('../diagnose/trace-leak')
-  const { soak } = require('../soak')
+  const { traceLeak } = require('../../diagnose/trace-leak')
+  const { soak } = require('../../soak')
   const leaking = newCopy(`workshop-test-leaking-${process.pid}`, { gitExclude: false })
   t.teardown(() => fs.rmSync(leaking, { recursive: true, force: true }))
   // Two at once, as from two terminals: each runs in a folder of its own.

@@ -1,7 +1,7 @@
 'use strict'
 
 // verify's level 1 on the CPU clock of Windows, which moves in ticks of
-// 15.6 ms (test/fixtures/coarse-cpu-clock.js rounds the server's down to
+// 15.6 ms (test/workshop/fixtures/coarse-cpu-clock.js rounds the server's down to
 // them): every verdict verify.test.js holds on a fine clock holds here too,
 // and nothing reads as a failure for want of a clock. On .nvmrc's line
 // only: the clock is the preload's, the same on every line, and CI's time
@@ -9,7 +9,7 @@
 
 const t = require('tap')
 const path = require('node:path')
-const { skipOffNvmrcLine, verifyQuietly, workshopCopy } = require('./helper')
+const { skipOffNvmrcLine, verifyQuietly, workshopCopy } = require('../helper')
 
 t.setTimeout(120 * 1000)
 

@@ -7,8 +7,8 @@
 
 const t = require('tap')
 const path = require('node:path')
-const { ROOT } = require('../tooling/repo')
-const { readText, verifyQuietly, workshopCopy } = require('./helper')
+const { ROOT } = require('../../tooling/repo')
+const { readText, verifyQuietly, workshopCopy } = require('../helper')
 
 const verifyLevels = verifyQuietly
 const wrongFix = (t, name, edit) => workshopCopy(t, `verify-test-${name}`, edit)

@@ -10,9 +10,9 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
-const { ROOT } = require('../tooling/repo')
+const { ROOT } = require('../../../tooling/repo')
 
-const { bench, SHORT } = require('./bench-helper')
+const { bench, SHORT } = require('../../bench/bench-helper')
 
 t.test('fixed and fixed-304: a short run reports, writes JSON and Markdown, and passes its checks', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'))

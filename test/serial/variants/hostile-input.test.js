@@ -10,9 +10,9 @@
 const t = require('tap')
 const net = require('node:net')
 const http = require('node:http')
-const { VARIANTS, request, rawExchange, statusesOf } = require('./helper')
-const { spawnServer } = require('../tooling/spawn-server')
-const { SEED_PATH } = require('../core/seed-contract')
+const { VARIANTS, request, rawExchange, statusesOf } = require('../../helper')
+const { spawnServer } = require('../../../tooling/spawn-server')
+const { SEED_PATH } = require('../../../core/seed-contract')
 
 const HEADERS_TIMEOUT_MS = 500
 const REQUEST_TIMEOUT_MS = 1000

@@ -8,10 +8,10 @@
 const t = require('tap')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { VARIANTS, exitOf, request } = require('./helper')
-const { spawnServer } = require('../tooling/spawn-server')
+const { VARIANTS, exitOf, request } = require('../../helper')
+const { spawnServer } = require('../../../tooling/spawn-server')
 
-const BLOCKER = path.join(__dirname, 'fixtures', 'block-event-loop.js')
+const BLOCKER = path.join(__dirname, '..', '..', 'variants', 'fixtures', 'block-event-loop.js')
 const BLOCK_MS = 700
 const PROTECTION = { OVERLOAD_MAX_DELAY_MS: '50', OVERLOAD_RETRY_AFTER_S: '3' }
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -83,7 +83,7 @@ t.test('bad settings stop the server at start-up with a message and exit 2', asy
   // took 11 s of this serial file under a busy machine).
   const runs = await Promise.all(cases.map(async ([env]) => {
     const child = spawn(process.execPath, ['fixed'], {
-      cwd: path.join(__dirname, '..'),
+      cwd: path.join(__dirname, '..', '..', '..'),
       env: { ...process.env, PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe']
     })

@@ -7,9 +7,9 @@
 const t = require('tap')
 const net = require('node:net')
 const autocannon = require('autocannon')
-const { VARIANTS, exitOf, skipWithoutSignals } = require('./helper')
-const { spawnServer } = require('../tooling/spawn-server')
-const { SEED_PATH } = require('../core/seed-contract')
+const { VARIANTS, exitOf, skipWithoutSignals } = require('../../helper')
+const { spawnServer } = require('../../../tooling/spawn-server')
+const { SEED_PATH } = require('../../../core/seed-contract')
 
 // `npm test` runs it twice per variant on every Node line (6 per CI run);
 // `npm run test:shutdown` 20 times (SHUTDOWN_RUNS=20), about a minute.

@@ -5,9 +5,9 @@
 
 const t = require('tap')
 const path = require('node:path')
-const { verify } = require('../workshop/verify')
-const { speedVerdict, runNoise, SPEED_PROTOCOL } = require('../workshop/speed')
-const { skipOffNvmrcLine, oneLineFixCopy } = require('./helper')
+const { verify } = require('../../../workshop/verify')
+const { speedVerdict, runNoise, SPEED_PROTOCOL } = require('../../../workshop/speed')
+const { skipOffNvmrcLine, oneLineFixCopy } = require('../../helper')
 
 // verify's speed: two rounds of four servers, each 1 + 3 s, more than tap's
 // 30 s a file.
