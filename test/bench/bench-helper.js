@@ -5,7 +5,7 @@
 
 const { command } = require('../../bench')
 const { runCommand } = require('../../tooling/command')
-const { capture } = require('../helper')
+const { capture } = require('../capture')
 
 // A second of load per target and round, ten connections, slow's request
 // counts a tenth of the modes'.

@@ -15,7 +15,7 @@ const { pathToFileURL } = require('node:url')
 const { findChromium, NO_CHROMIUM_HINT } = require('../../diagnose/screenshot')
 const { ratioValueText } = require('../../bench/print/numbers')
 const { bench, SHORT } = require('./bench-helper')
-const { skipOffNvmrcLine } = require('../helper')
+const { skipOffNvmrcLine } = require('../skips')
 
 const chromium = findChromium()
 // The page does not depend on the Node line that wrote it (bench-html.test.js

@@ -17,7 +17,8 @@ const { countTargets, checkMeter, MeterUnavailable } = require('../../bench/meas
 const { TARGETS } = require('../../bench/protocol/targets')
 const { countOf } = require('../../bench/judge/instructions')
 const { ROOT } = require('../../tooling/repo')
-const { skipOffNvmrcLine, withCoverageRequested } = require('../helper')
+const { skipOffNvmrcLine } = require('../skips')
+const { withCoverageRequested } = require('./coverage-requested')
 
 // Two servers under valgrind, 20 to 40 s: more than tap's 30 s a file.
 t.setTimeout(180000)

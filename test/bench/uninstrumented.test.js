@@ -13,7 +13,7 @@ const path = require('node:path')
 const http = require('node:http')
 const { startTarget } = require('../../tooling/target-process')
 const { taxedStart } = require('../../bench/measure/load')
-const { withCoverageRequested } = require('../helper')
+const { withCoverageRequested } = require('./coverage-requested')
 
 const SERVER = path.join(__dirname, 'fixtures', 'coverage-env-server.js')
 

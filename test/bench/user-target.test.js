@@ -9,7 +9,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { bench, SHORT } = require('./bench-helper')
-const { skipOffNvmrcLine } = require('../helper')
+const { skipOffNvmrcLine } = require('../skips')
 
 const USER_SERVER = `'use strict'
 const http = require('node:http')

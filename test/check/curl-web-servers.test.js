@@ -14,7 +14,8 @@ const path = require('node:path')
 const { STEPS, PRECEDENCE_MATCH, curlMissing, checkJson, brokenBy, expected } = require('./curl-helper')
 const { webServerMissing, startWebServer, BODY } = require('./fixtures/web-servers')
 // On .nvmrc's line only: the servers are not Node, and CI's time is short.
-const { skipOffNvmrcLine, request } = require('../helper')
+const { skipOffNvmrcLine } = require('../skips')
+const { request } = require('../client')
 
 // Six servers started and checked: 4 to 7 s on an idle machine; 35 s on
 // two cores beside other suites (load 7), over tap's 30 s.

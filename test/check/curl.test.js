@@ -9,7 +9,8 @@
 
 const t = require('tap')
 const http = require('node:http')
-const { startChildProcess, skipOffNvmrcLine } = require('../helper')
+const { startChildProcess } = require('../servers')
+const { skipOffNvmrcLine } = require('../skips')
 const {
   STEPS, PRECEDENCE_MATCH, PRECEDENCE_MISMATCH, IF_NONE_MATCH_STEPS, NOT_MODIFIED_STEPS, WITHOUT_LAST_MODIFIED,
   curlMissing, checkCurl, checkJson, brokenBy, expected

@@ -16,7 +16,8 @@ const { diagnose } = require('../../diagnose')
 const { traceLeak } = require('../../diagnose/trace-leak')
 
 const { ROOT } = require('../../tooling/repo')
-const { readText, oneLineFixCopy } = require('../helper')
+const { readText } = require('../read-text')
+const { oneLineFixCopy } = require('../workshop/copies')
 const quiet = () => {}
 t.setTimeout(10 * 60 * 1000) // ten clinic runs of about ten seconds each, and the clone's tests
 // The findings are read from clinic's data; the HTML page is the CLI's

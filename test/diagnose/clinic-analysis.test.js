@@ -11,7 +11,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const analysis = require('../../diagnose/clinic-analysis')
-const { readText } = require('../helper')
+const { readText } = require('../read-text')
 const { linkFolder, linksMissing } = require('../links')
 
 // Flame's analysis (0x's ticksToTree) spawns `node` to throw an error and

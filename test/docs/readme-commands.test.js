@@ -24,7 +24,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { ROOT } = require('../../tooling/repo')
-const { readText } = require('../helper')
+const { readText } = require('../read-text')
 
 // zsh and bash run every block (about 10 s); Wine's first start in a while
 // takes longer.

@@ -11,7 +11,7 @@ const { SEED_PATH } = require('../../core/seed-contract')
 const { createContentServer } = require('../../stories/backend/content-server')
 const createSlowServer = require('../../stories/backend/slow')
 const createFixedServer = require('../../stories/backend/fixed')
-const { request } = require('../helper')
+const { request } = require('../client')
 
 // A backend in this process that counts what reaches it.
 async function startBackend (t) {

@@ -6,7 +6,10 @@
 const t = require('tap')
 const fs = require('node:fs')
 const { childrenOf } = require('../../tooling/target-process')
-const { startChildProcess, exitOf, request, skipWithoutSignals } = require('../helper')
+const { startChildProcess } = require('../servers')
+const { exitOf } = require('../processes')
+const { request } = require('../client')
+const { skipWithoutSignals } = require('../skips')
 
 if (!fs.existsSync(`/proc/${process.pid}/task`)) {
   t.plan(0, 'the workers are found through /proc, on Linux only')

@@ -6,7 +6,8 @@
 const t = require('tap')
 const crypto = require('node:crypto')
 const http = require('node:http')
-const { startInProcess, request } = require('../helper')
+const { startInProcess } = require('../servers')
+const { request } = require('../client')
 
 const SLOW = 'stories/crypto/slow.js'
 const FIXED = 'stories/crypto/fixed.js'

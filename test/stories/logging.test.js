@@ -10,7 +10,7 @@ const http = require('node:http')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnServer } = require('../../tooling/spawn-server')
-const { request } = require('../helper')
+const { request } = require('../client')
 const { SYNCHRONOUS_FILE_FLAGS } = require('../../tooling/synchronous-file')
 
 const REQUESTS = 200

@@ -6,7 +6,8 @@
 const t = require('tap')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { capture, skipOffNvmrcLine } = require('../helper')
+const { capture } = require('../capture')
+const { skipOffNvmrcLine } = require('../skips')
 const { runCommand, UsageError } = require('../../tooling/command')
 const { ROOT } = require('../../tooling/repo')
 

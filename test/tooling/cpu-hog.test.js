@@ -9,7 +9,7 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { ROOT } = require('../../tooling/repo')
 const { childrenOf } = require('../../tooling/target-process')
-const { exitOf, alive, stateOf, waitFor } = require('../helper')
+const { exitOf, alive, stateOf, waitFor } = require('../processes')
 
 // CPU time the process has used so far, in clock ticks (/proc/<pid>/stat,
 // fields 14 and 15), or 0 where it cannot be read.

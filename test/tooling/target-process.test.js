@@ -12,7 +12,8 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { startTarget } = require('../../tooling/target-process')
 const { ROOT } = require('../../tooling/repo')
-const { request, alive, stateOf, waitFor, exitOf } = require('../helper')
+const { request } = require('../client')
+const { alive, stateOf, waitFor, exitOf } = require('../processes')
 
 const REQUESTS = 300
 

@@ -4,7 +4,8 @@
 
 const t = require('tap')
 const { ifNoneMatchMatches } = require('../../core/if-none-match')
-const { startInProcess, request } = require('../helper')
+const { startInProcess } = require('../servers')
+const { request } = require('../client')
 const { CACHE_CONTROL } = require('../../core/seed-contract')
 
 t.test('ifNoneMatchMatches: the RFC 9110 rules', async (t) => {

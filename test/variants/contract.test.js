@@ -3,7 +3,9 @@
 // The contract every variant keeps: same resource, same errors, same bytes.
 
 const t = require('tap')
-const { VARIANTS, startInProcess, request, drivenClock } = require('../helper')
+const { VARIANTS } = require('../../tooling/repo')
+const { startInProcess, drivenClock } = require('../servers')
+const { request } = require('../client')
 const { SEED_PATH, CACHE_CONTROL } = require('../../core/seed-contract')
 
 for (const variant of VARIANTS) {

@@ -5,7 +5,8 @@
 
 const t = require('tap')
 const crypto = require('node:crypto')
-const { startInProcess, request } = require('../helper')
+const { startInProcess } = require('../servers')
+const { request } = require('../client')
 
 const sha512 = (text) => crypto.createHash('sha512').update(text).digest('hex')
 

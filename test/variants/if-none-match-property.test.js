@@ -8,7 +8,8 @@
 const t = require('tap')
 const http = require('node:http')
 const fc = require('fast-check')
-const { startInProcess, request } = require('../helper')
+const { startInProcess } = require('../servers')
+const { request } = require('../client')
 
 // etagc = %x21 / %x23-7E / obs-text: everything but controls, space and DQUOTE.
 const ETAGC = ['!', ...Array.from({ length: 0x7e - 0x23 + 1 }, (_, i) => String.fromCharCode(0x23 + i)), '\x80', '\xe9', '\xff']

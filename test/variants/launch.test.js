@@ -7,7 +7,11 @@ const t = require('tap')
 const net = require('node:net')
 const { spawn } = require('node:child_process')
 const path = require('node:path')
-const { VARIANTS, startChildProcess, exitOf, request, skipWithoutSignals } = require('../helper')
+const { VARIANTS } = require('../../tooling/repo')
+const { startChildProcess } = require('../servers')
+const { exitOf } = require('../processes')
+const { request } = require('../client')
+const { skipWithoutSignals } = require('../skips')
 const { spawnServer } = require('../../tooling/spawn-server')
 
 // Send the request line and some headers, but hold back the blank line that

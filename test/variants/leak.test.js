@@ -9,7 +9,8 @@
 const t = require('tap')
 const http = require('node:http')
 const events = require('node:events')
-const { startInProcess, request } = require('../helper')
+const { startInProcess } = require('../servers')
+const { request } = require('../client')
 
 const NODE_DEFAULT_MAX_LISTENERS = 10
 

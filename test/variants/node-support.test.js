@@ -9,7 +9,7 @@ const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 const { satisfies, unsupportedNodeLine } = require('../../core/node-support')
 const { engines } = require('../../package.json')
-const { request } = require('../helper')
+const { request } = require('../client')
 
 t.test('satisfies reads the forms engines uses', async (t) => {
   const range = '^22.19.0 || ^24.0.0 || ^26.0.0'

@@ -6,7 +6,10 @@
 const t = require('tap')
 const net = require('node:net')
 const http = require('node:http')
-const { VARIANTS, startInProcess, request, rawExchange } = require('../helper')
+const { VARIANTS } = require('../../tooling/repo')
+const { startInProcess } = require('../servers')
+const { request } = require('../client')
+const { rawExchange } = require('./raw-client')
 const { SEED_PATH, seedBody } = require('../../core/seed-contract')
 const { CONTENT_BYTES } = require('../../core/content')
 

@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const { ROOT } = require('../../tooling/repo')
-const { readText } = require('../helper')
+const { readText } = require('../read-text')
 
 // Code lines only: blank lines, whole-line comments and trailing `// ...`
 // comments are dropped (none of this code has `//` inside a string).

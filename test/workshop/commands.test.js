@@ -13,7 +13,9 @@ const { once } = require('node:events')
 const { spawn, spawnSync } = require('node:child_process')
 const { newCopy } = require('../../workshop')
 const { ROOT } = require('../../tooling/repo')
-const { skipWithoutSignals, readText, oneLineFixCopy } = require('../helper')
+const { skipWithoutSignals } = require('../skips')
+const { readText } = require('../read-text')
+const { oneLineFixCopy } = require('./copies')
 
 // --watch waits up to 30 s a save, and trace-leak and the soak start servers:
 // more than tap's 30 s a file on a busy machine.

@@ -9,7 +9,9 @@
 
 const t = require('tap')
 const path = require('node:path')
-const { skipOffNvmrcLine, verifyQuietly, workshopCopy } = require('../helper')
+const { skipOffNvmrcLine } = require('../skips')
+const { verifyQuietly } = require('./verify-quietly')
+const { workshopCopy } = require('./copies')
 
 t.setTimeout(120 * 1000)
 

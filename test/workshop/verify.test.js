@@ -8,7 +8,9 @@
 const t = require('tap')
 const path = require('node:path')
 const { ROOT } = require('../../tooling/repo')
-const { readText, verifyQuietly, workshopCopy } = require('../helper')
+const { readText } = require('../read-text')
+const { verifyQuietly } = require('./verify-quietly')
+const { workshopCopy } = require('./copies')
 
 const verifyLevels = verifyQuietly
 const wrongFix = (t, name, edit) => workshopCopy(t, `verify-test-${name}`, edit)

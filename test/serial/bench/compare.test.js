@@ -19,7 +19,7 @@ const { judgePairs } = require('../../../bench/compare/verdict')
 const { parseOptions } = require('../../../bench/compare')
 const { renderTable } = require('../../../bench/compare/print')
 const { ROOT } = require('../../../tooling/repo')
-const { skipOffNvmrcLine } = require('../../helper')
+const { skipOffNvmrcLine } = require('../../skips')
 
 // Two real comparisons and five refused ones: more than tap's 30 s a file.
 t.setTimeout(150000)

@@ -10,7 +10,9 @@
 const t = require('tap')
 const net = require('node:net')
 const http = require('node:http')
-const { VARIANTS, request, rawExchange, statusesOf } = require('../../helper')
+const { VARIANTS } = require('../../../tooling/repo')
+const { request } = require('../../client')
+const { rawExchange, statusesOf } = require('../../variants/raw-client')
 const { spawnServer } = require('../../../tooling/spawn-server')
 const { SEED_PATH } = require('../../../core/seed-contract')
 

@@ -8,7 +8,9 @@
 const t = require('tap')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const { VARIANTS, exitOf, request } = require('../../helper')
+const { VARIANTS } = require('../../../tooling/repo')
+const { exitOf } = require('../../processes')
+const { request } = require('../../client')
 const { spawnServer } = require('../../../tooling/spawn-server')
 
 const BLOCKER = path.join(__dirname, '..', '..', 'variants', 'fixtures', 'block-event-loop.js')

@@ -7,7 +7,9 @@
 const t = require('tap')
 const net = require('node:net')
 const autocannon = require('autocannon')
-const { VARIANTS, exitOf, skipWithoutSignals } = require('../../helper')
+const { VARIANTS } = require('../../../tooling/repo')
+const { exitOf } = require('../../processes')
+const { skipWithoutSignals } = require('../../skips')
 const { spawnServer } = require('../../../tooling/spawn-server')
 const { SEED_PATH } = require('../../../core/seed-contract')
 

@@ -7,7 +7,8 @@ const t = require('tap')
 const path = require('node:path')
 const { verify } = require('../../../workshop/verify')
 const { speedVerdict, runNoise, SPEED_PROTOCOL } = require('../../../workshop/speed')
-const { skipOffNvmrcLine, oneLineFixCopy } = require('../../helper')
+const { skipOffNvmrcLine } = require('../../skips')
+const { oneLineFixCopy } = require('../../workshop/copies')
 
 // verify's speed: two rounds of four servers, each 1 + 3 s, more than tap's
 // 30 s a file.
