@@ -73,7 +73,7 @@ t.test('under tap, a file in test/serial/ runs alone and the others two at a tim
     execFile(process.execPath, [tapBin], { cwd: dir, env: envFor(log), timeout: 60000 }, (err, stdout, stderr) =>
       resolve({ code: err ? err.code ?? 1 : 0, output: stdout + stderr }))
   })
-  t.equal(run.code, 0, run.output.slice(-2000))
+  if (!t.equal(run.code, 0, 'the stand-ins pass under tap')) t.comment(run.output.slice(-2000))
   const events = fs.readFileSync(log, 'utf8').trim().split('\n')
   const running = new Set()
   const beside = { one: new Set(), two: new Set(), alone: new Set(), after: new Set() }
