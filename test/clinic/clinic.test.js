@@ -16,7 +16,8 @@ const { diagnose } = require('../../diagnose')
 const { traceLeak } = require('../../diagnose/trace-leak')
 
 const { ROOT } = require('../../tooling/repo')
-const { readText, oneLineFixCopy } = require('../helper')
+const { readText } = require('../read-text')
+const { oneLineFixCopy } = require('../workshop/copies')
 const quiet = () => {}
 t.setTimeout(10 * 60 * 1000) // ten clinic runs of about ten seconds each, and the clone's tests
 // The findings are read from clinic's data; the HTML page is the CLI's
@@ -114,7 +115,7 @@ t.test('in the clone, the docs, slow/fast-diff and verify tests pass', async (t)
   const tapPackage = path.join(CLONE, 'node_modules', 'tap', 'package.json')
   const tap = path.join(path.dirname(tapPackage), JSON.parse(fs.readFileSync(tapPackage, 'utf8')).bin.tap)
   const run = await new Promise((resolve) => {
-    execFile(process.execPath, [tap, '--disable-coverage', 'test/docs.test.js', 'test/slow-fast-diff.test.js', 'test/verify.test.js'],
+    execFile(process.execPath, [tap, '--disable-coverage', 'test/docs/docs.test.js', 'test/variants/slow-fast-diff.test.js', 'test/workshop/verify.test.js'],
       { cwd: CLONE, timeout: 4 * 60 * 1000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, TAP_REPORTER: 'terse' } },
       (err, stdout, stderr) => resolve({ code: err ? err.code ?? 1 : 0, output: stdout + stderr }))
   })
@@ -123,7 +124,7 @@ t.test('in the clone, the docs, slow/fast-diff and verify tests pass', async (t)
 
 // A load that gets no 2xx response: nothing to diagnose, and the run says so.
 t.test('a load that gets no 2xx response fails the diagnosis', async (t) => {
-  const result = await diagnose('doctor', path.join(__dirname, '..', 'fixtures', 'answers-503.js'), { ...options, duration: 1 })
+  const result = await diagnose('doctor', path.join(__dirname, '..', 'diagnose', 'fixtures', 'answers-503.js'), { ...options, duration: 1 })
   t.equal(result.code, 1)
   t.match(result.error, /the load got no 2xx response from .*answers-503\.js \(\d+ responses, \d+ not 2xx/)
   t.match(result.error, /would have profiled an idle server/)
@@ -178,7 +179,7 @@ t.test('flame on fixed: the hottest frame is Node\'s, and this repo\'s code hold
 // this repo's function with the most time on the stack is the one holding
 // the story's line. Not for backend: Node opens a connection on the tick
 // after http.get() asks for it, so no stack leads from our line to the
-// connect; test/story-backend.test.js counts the connections instead.
+// connect; test/stories/backend.test.js counts the connections instead.
 const STORIES = [
   // diagnose gives the logging story's server a synchronous file as its
   // stdout, as the bench does (under clinic it would be a pipe, where

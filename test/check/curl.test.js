@@ -1,0 +1,186 @@
+'use strict'
+
+// `npm run check:curl` with the real curl against real servers: the ones
+// that follow RFC 9110 pass (fixed, express 5), the ones that do not fail
+// on exactly the steps where they break it, and nothing crashes. Web
+// servers nobody here wrote: check-curl-web-servers.test.js. On .nvmrc's
+// line only: the checker is curl and plain JavaScript, the same on every
+// line, and CI's three runs of npm test must fit in fifteen minutes.
+
+const t = require('tap')
+const http = require('node:http')
+const { startChildProcess } = require('../servers')
+const { skipOffNvmrcLine } = require('../skips')
+const {
+  STEPS, PRECEDENCE_MATCH, PRECEDENCE_MISMATCH, IF_NONE_MATCH_STEPS, NOT_MODIFIED_STEPS, WITHOUT_LAST_MODIFIED,
+  curlMissing, checkCurl, checkJson, brokenBy, expected
+} = require('./curl-helper')
+const { urlOf } = require('../../core/launch')
+const { spawnServer } = require('../../tooling/spawn-server')
+const servers = require('./fixtures/conditional-get-servers')
+const { SEED_PATH } = require('../../core/seed-contract')
+
+// About 28 check:curl runs, each a child node and up to 16 curls: under
+// coverage on a busy machine that comes near tap's default 30 s for a file
+// (docs/conditional-get.md has the times).
+t.setTimeout(60000)
+
+async function listen (t, server) {
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => {
+    (server.server || server).closeAllConnections()
+    server.close(resolve)
+  }))
+  return urlOf(server) + `${SEED_PATH}`
+}
+
+t.test('fixed passes every step; the If-Modified-Since steps are skipped, not passed', { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+  const { url } = await startChildProcess(t, 'fixed')
+  const { code, outcomes } = await checkJson(url)
+  t.equal(code, 0, 'exit 0')
+  t.same(outcomes, expected({ skipped: WITHOUT_LAST_MODIFIED }))
+
+  t.test('the lines a person reads: PASS, FAIL or SKIP, what was sent and what came back', async (t) => {
+    const { code, stdout } = await checkCurl(url)
+    t.equal(code, 0, stdout)
+    t.match(stdout, /^PASS {2}If-None-Match with the tag in its other strength\n {6}sent GET with If-None-Match: W\/"[^"]+"; got 304, ETag: "[^"]+", Cache-Control: public, max-age=120, no content$/m)
+    t.match(stdout, /^SKIP {2}If-Modified-Since with the Last-Modified date\n {6}\(the 200 has no Last-Modified: nothing to check If-Modified-Since against\)$/m)
+    t.match(stdout, /^A missing resource, where If-None-Match: \* must not match: http:\/\/127\.0\.0\.1:\d+\/seed\/checker-missing-[0-9a-f]{12}$/m)
+    t.match(stdout, /^PASS {2}If-None-Match: \* on a missing resource\n {6}sent GET http:\/\/127\.0\.0\.1:\d+\/seed\/checker-missing-[0-9a-f]{12} with If-None-Match: \*; got 404, /m)
+    t.match(stdout, /\n10 passed, 0 failed, 5 skipped\n$/)
+  })
+})
+
+t.test('without a URL it starts fixed itself, and stops it', { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+  const { code, stdout } = await checkCurl()
+  t.equal(code, 0, stdout)
+  t.match(stdout, /\(node fixed, started for this run\)/)
+})
+
+t.test('express 5 (weak ETags, fresh) passes', { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+  const url = await listen(t, servers.createExpressServer())
+  const { code, outcomes, steps } = await checkJson(url)
+  t.equal(code, 0, 'exit 0')
+  t.same(outcomes, expected({ skipped: WITHOUT_LAST_MODIFIED }))
+  t.match(steps.find((s) => s.name === STEPS.strength).sent, /If-None-Match: "[^"]+"$/, 'the weak tag is sent strong, not as W/W/')
+})
+
+t.test('fastify with @fastify/etag fails on a list and on *', { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+  // @fastify/etag compares the whole If-None-Match header with its tag.
+  const server = await spawnServer('bench/references/fastify.js')
+  t.teardown(server.stop)
+  const { code, outcomes, steps } = await checkJson(server.url)
+  t.equal(code, 1, 'exit 1')
+  t.same(outcomes, expected({ failing: [STEPS.list, STEPS.star], skipped: WITHOUT_LAST_MODIFIED }))
+  t.match(brokenBy(steps, STEPS.star), [/^§13\.1\.2: If-None-Match: \* is false whenever/])
+})
+
+t.test("restify's conditionalRequest fails the exact quoted tag, and HEAD", { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+  // It unquotes the client's tag when it is made of word characters only,
+  // then compares it with the ETag as the route set it, quotes and all.
+  const url = await listen(t, servers.createRestifyConditionalServer())
+  const { code, outcomes } = await checkJson(url)
+  t.equal(code, 1, 'exit 1')
+  t.same(outcomes, expected({
+    failing: [STEPS.exact, STEPS.strength, STEPS.list, STEPS.head, STEPS.conditionalHead],
+    skipped: WITHOUT_LAST_MODIFIED
+  }))
+})
+
+const FAILING_STEPS = {
+  'ignores If-None-Match': [...IF_NONE_MATCH_STEPS, ...PRECEDENCE_MATCH, ...PRECEDENCE_MISMATCH],
+  'compares strongly': [STEPS.strength],
+  'no *': [STEPS.star],
+  'no lists': [STEPS.list],
+  'drops the ETag from the 304': NOT_MODIFIED_STEPS,
+  'drops Cache-Control from the 304': NOT_MODIFIED_STEPS,
+  'HEAD answers 405': [STEPS.head, STEPS.conditionalHead, STEPS.precedenceMatchHead, STEPS.precedenceMismatchHead],
+  'needs both conditions': PRECEDENCE_MATCH,
+  'takes either condition': PRECEDENCE_MISMATCH,
+  '* matches a missing resource': [STEPS.starMissing]
+}
+const NAMED_IN_THE_FAILURE = {
+  'ignores If-None-Match': /^§13\.1\.2: when a listed entity-tag matches/,
+  'compares strongly': /^§8\.8\.3\.2: If-None-Match uses the weak comparison/,
+  'no *': /^§13\.1\.2: If-None-Match: \* is false/,
+  'no lists': /^§13\.1\.2: when a listed entity-tag matches/,
+  'drops the ETag from the 304': /^§15\.4\.5: .*\(this 304: no etag\)$/,
+  'drops Cache-Control from the 304': /^§15\.4\.5: .*\(this 304: no cache-control\)$/,
+  'HEAD answers 405': /^§9\.3\.2: .*\(this HEAD: status 405 where GET had 200/,
+  'needs both conditions': /^§13\.1\.3, §13\.2\.2: .* a tag that matches gets the 304, whatever the date$/,
+  'takes either condition': /^§13\.1\.3, §13\.2\.2: .* a tag that does not match gets the 200, whatever the date$/,
+  '* matches a missing resource': /^§13\.1\.2: If-None-Match: \* is true when the server has no current representation.*\(without the condition: 404\)$/
+}
+
+t.test('a server with one fault fails where it breaks the rule, naming the rule', { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+  t.same(Object.keys(FAILING_STEPS), Object.keys(servers.FAULTS), 'every fault is tried')
+  const correct = await checkJson(await listen(t, servers.createConditionalServer()))
+  t.same(correct.outcomes, expected({}), 'without a fault it passes every step, none skipped')
+  // All at once: each check waits on a curl at a time, so they overlap
+  // (about 11 s one after another under coverage, most of it waiting).
+  const faulty = await Promise.all(Object.keys(FAILING_STEPS).map(async (fault) =>
+    checkJson(await listen(t, servers.createConditionalServer(fault)))))
+  for (const [i, [fault, failing]] of Object.entries(FAILING_STEPS).entries()) {
+    const { code, outcomes, steps } = faulty[i]
+    t.equal(code, 1, `${fault}: exit 1`)
+    t.same(outcomes, expected({ failing }), `${fault}: fails ${failing.length} step(s)`)
+    t.match(brokenBy(steps, failing[0]), [NAMED_IN_THE_FAILURE[fault]], `${fault}: the rule is named`)
+  }
+})
+
+t.test('* on a missing resource: where it asks, and a SKIP where nothing is missing', { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+  const url = await listen(t, servers.createConditionalServer('* matches a missing resource'))
+  const named = new URL('/elsewhere/gone', url).href
+  // Everything is there: * on any path rightly gets a 304, so there is no
+  // missing resource to ask about, which a SKIP says (not a PASS).
+  const everyPath = await listen(t, servers.createConditionalServer(null, { everyPath: true }))
+  const [derived, given, { code, outcomes, steps }] = await Promise.all([
+    checkJson(url), checkJson(url, '--missing-url', named), checkJson(everyPath)])
+
+  t.match(derived.missingUrl, /^http:\/\/127\.0\.0\.1:\d+\/seed\/checker-missing-[0-9a-f]{12}$/, 'a sibling of the URL, with a random name')
+  t.equal(derived.steps.find((s) => s.name === STEPS.starMissing).sent, `GET ${derived.missingUrl} with If-None-Match: *`)
+  t.equal(given.missingUrl, named, '--missing-url is the URL asked')
+  t.equal(given.outcomes[STEPS.starMissing], 'fail', 'and there the fault is caught too')
+  t.equal(code, 0, 'exit 0')
+  t.same(outcomes, expected({ skipped: [STEPS.starMissing] }))
+  t.match(steps.find((s) => s.name === STEPS.starMissing).note,
+    /^GET http:\/\/127\.0\.0\.1:\d+\/seed\/checker-missing-[0-9a-f]{12} answered 200, .*, not 404: no missing resource to ask about \(name one with --missing-url\)$/)
+})
+
+for (const variant of ['slow', 'fast']) {
+  t.test(`${variant}: reported for what it lacks, without a crash`, { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+    const { url } = await startChildProcess(t, variant)
+    const { code, stderr, outcomes, steps } = await checkJson(url)
+    t.equal(code, 1, 'exit 1')
+    t.equal(stderr, '', 'no crash')
+    t.same(outcomes, expected({
+      failing: [STEPS.syntax, STEPS.exact, STEPS.list, STEPS.star, STEPS.head, STEPS.conditionalHead],
+      skipped: [STEPS.strength, ...WITHOUT_LAST_MODIFIED]
+    }))
+    t.match(steps[0].note, /the first 200 had no ETag; the second had one/)
+    t.match(brokenBy(steps, STEPS.syntax), [/^§8\.8\.3: an entity-tag is a quoted opaque string/])
+  })
+}
+
+t.test('nothing to check, or bad arguments: exit 2 with a message', { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+  const unreachable = await checkCurl(`http://127.0.0.1:9${SEED_PATH}`)
+  t.equal(unreachable.code, 2)
+  t.match(unreachable.stderr, /curl failed \(exit 7\): is the server at http:\/\/127\.0\.0\.1:9\/seed\/v1 up\?/)
+
+  const expressUrl = await listen(t, servers.createExpressServer())
+  const missing = await checkCurl(expressUrl.replace(`${SEED_PATH}`, '/nope'))
+  t.equal(missing.code, 2)
+  t.match(missing.stderr, /answered 404, .*: conditional GET needs a 200 with an ETag to start from/)
+
+  const untagged = await checkCurl(await listen(t, http.createServer((req, res) => res.end('no tag'))))
+  t.equal(untagged.code, 2)
+  t.match(untagged.stderr, /answered 200, 6 bytes of content: conditional GET needs a 200 with an ETag to start from/)
+
+  const bad = await checkCurl('localhost:3000')
+  t.equal(bad.code, 2)
+  t.match(bad.stderr, /the URL must start with http:\/\/ or https:\/\//)
+
+  const badMissing = await checkCurl('--missing-url', '/nope', expressUrl)
+  t.equal(badMissing.code, 2)
+  t.match(badMissing.stderr, /--missing-url must start with http:\/\/ or https:\/\/, got "\/nope"/)
+})

@@ -1,0 +1,150 @@
+'use strict'
+
+// The README and docs/ say what the code and the tools do; these checks keep
+// them from drifting: every link leads somewhere, every `file:line` holds
+// the code the page says it does, and the lines the tools print in the
+// workshop steps are the ones the README shows.
+
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { ROOT } = require('../../tooling/repo')
+const { readText } = require('../read-text')
+const { traceLeak } = require('../../diagnose/trace-leak')
+const { README: HINT_SECTIONS } = require('../../workshop/levels')
+const { MODES, RATIOS } = require('../../bench/judge/goals')
+
+const PAGES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
+const read = (page) => readText(path.join(ROOT, page))
+
+// What each line the pages name holds. A page that names a new line adds it
+// here; a line that moves fails here until the page follows it.
+const LINES = {
+  'slow/etag.js:25': "server.on('after', (req, res) => {",
+  'slow/etag.js:25:12': "on('after'",
+  'slow/etag.js:42:5': 'attachAfterEvent(this)',
+  'fast/etag.js:27': "server.on('after', (req, res) => {",
+  'stories/logging/slow.js:19': 'function logRequest',
+  'stories/logging/slow.js:1': "'use strict'",
+  'stories/crypto/slow.js:16': 'function authenticate',
+  'stories/crypto/slow.js:1': "'use strict'",
+  'tooling/stdout-to-synchronous-file.js:17': 'write (chunk, encoding, callback)',
+  'fixed/index.js:1': "'use strict'"
+}
+
+const REPO_FOLDERS = 'slow|fast|fixed|core|stories|bench|check|diagnose|tooling|workshop|test'
+const FILE_LINE = new RegExp(`\\b((?:${REPO_FOLDERS})/[\\w./-]*\\.js):(\\d+)(?::(\\d+))?`, 'g')
+const LINE_OF = /\b[Ll]ine (\d+) of `((?:[\w.-]+\/)+[\w.-]+\.js)`/g
+
+// GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens.
+function slug (heading) {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')
+}
+
+function anchorsOf (text) {
+  const anchors = new Set()
+  let inCode = false
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) inCode = !inCode
+    const heading = !inCode && /^#{1,6} (.+)$/.exec(line)
+    if (heading) anchors.add(slug(heading[1]))
+  }
+  return anchors
+}
+
+t.test('every relative link and anchor in the README and docs/ leads somewhere', async (t) => {
+  const broken = []
+  let checked = 0
+  for (const page of PAGES) {
+    const text = read(page).replace(/```[\s\S]*?```/g, '')
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target)) continue // http:, https:, mailto:
+      checked++
+      const [file, anchor] = target.split('#')
+      const linked = file === '' ? page : path.join(path.dirname(page), file)
+      if (!fs.existsSync(path.join(ROOT, linked))) {
+        broken.push(`${page}: ${target} (no ${linked})`)
+      } else if (anchor && !anchorsOf(read(linked)).has(anchor)) {
+        broken.push(`${page}: ${target} (no heading #${anchor} in ${linked})`)
+      }
+    }
+  }
+  t.ok(checked > 30, `${checked} links checked`)
+  t.same(broken, [])
+})
+
+t.test('every file:line the README and docs/ name holds the code they say', async (t) => {
+  const named = new Map()
+  for (const page of PAGES) {
+    const text = read(page)
+    for (const [, file, line, column] of text.matchAll(FILE_LINE)) named.set(`${file}:${line}${column ? `:${column}` : ''}`, page)
+    for (const [, line, file] of text.matchAll(LINE_OF)) named.set(`${file}:${line}`, page)
+  }
+  t.ok(named.size >= 8, `${named.size} references found`)
+  t.same(Object.keys(LINES).filter((reference) => !named.has(reference)), [], 'every line in LINES is named by a page')
+  for (const [reference, page] of named) {
+    const code = LINES[reference]
+    if (code === undefined) {
+      t.fail(`${page} names ${reference}: add what that line holds to LINES in this test`)
+      continue
+    }
+    const [file, line, column] = reference.split(':')
+    const source = readText(path.join(ROOT, file)).split('\n')[Number(line) - 1] ?? ''
+    const at = source.indexOf(code)
+    t.ok(at !== -1, `${reference} (${page}) holds ${code}: it holds ${JSON.stringify(source.trim())}`)
+    if (column) t.equal(at, Number(column) - 1, `${reference}: column ${column} is where ${code} starts`)
+  }
+})
+
+t.test("trace-leak's last line is the one the README shows", async (t) => {
+  const shown = /^The listener is added by (\S+), (\S+)\.$/m.exec(read('README.md'))
+  t.ok(shown, 'the README shows the line')
+  const { adder } = await traceLeak()
+  t.same(adder, { functionName: shown[1], location: shown[2] })
+})
+
+t.test("verify's hints name headings the README has", async (t) => {
+  const headings = new Set([...read('README.md').matchAll(/^#{2,3} (.+)$/gm)].map((m) => m[1]))
+  for (const [key, text] of Object.entries(HINT_SECTIONS)) {
+    const [, heading] = /^README, "(.+)"$/.exec(text)
+    t.ok(headings.has(heading), `${key}: README has "${heading}"`)
+  }
+})
+
+// docs/benchmark.md's "Goals on any machine" gives every mode's goals beside
+// the runs that set them: each `≥ N` or `≤ N` there is the goal the mode
+// enforces, and every enforced goal is there. (cluster's goal applies on
+// machines with two usable cores only; elsewhere goals.js leaves it out.)
+t.test('the goals docs/benchmark.md gives are the ones each mode enforces', async (t) => {
+  const section = read('docs/benchmark.md').split(/^## Goals on any machine$/m)[1]?.split(/^## /m)[0]
+  t.ok(section, 'the section exists')
+  const stated = {}
+  let mode = null
+  for (const line of section.split('\n')) {
+    const heading = /^### .*\(mode `?(\w+)`?\)/.exec(line)
+    if (heading) mode = heading[1]
+    const row = /^\| ([^|]+?) \| ([≥≤]) ([\d.]+) \|/.exec(line)
+    if (mode && row) (stated[mode] ??= {})[row[1].replace(/`/g, '')] = { better: row[2] === '≥' ? 'higher' : 'lower', goal: Number(row[3]) }
+  }
+  for (const [name, rules] of Object.entries(MODES)) {
+    if (!rules.enforce) continue // npm start: full's goals, shown in brackets
+    const docs = stated[name] ?? {}
+    if (name === 'cluster' && os.availableParallelism() !== 2) {
+      t.ok(Object.keys(docs).length > 0, 'mode cluster: its goal is given (goals.js applies it on two usable cores, which this machine has not)')
+      continue
+    }
+    t.same(Object.keys(docs).sort(), Object.keys(rules.goals).sort(), `mode ${name}: the same ratios have goals`)
+    for (const [ratio, { better, goal }] of Object.entries(docs)) {
+      t.equal(goal, rules.goals[ratio], `mode ${name}: ${ratio}'s goal`)
+      t.equal(better, RATIOS.find((r) => r.name === ratio)?.better, `mode ${name}: ${ratio}'s direction`)
+    }
+  }
+})
+
+// The README is a newcomer's path, read before the workshop starts: depth
+// lives in docs/, and this keeps it from growing back.
+t.test('the README is at most 250 lines', async (t) => {
+  const lines = read('README.md').split('\n').length - 1
+  t.ok(lines <= 250, `${lines} lines`)
+})
