@@ -11,7 +11,7 @@
 //
 // Adding a variant: its folder (a copy of fixed/, say), one row here, and
 // its goals in bench/judge/goals.js if it has any
-// (test/tooling-targets.test.js adds one).
+// (test/tooling/targets.test.js adds one).
 
 const { STORY_REQUEST_HEADERS } = require('./story-headers')
 

@@ -4,7 +4,7 @@
 // per target, the change from base to head of CPU per request (gated), of
 // req/s and of p99 latency (reported), each with its interval and p-values
 // from the paired test (bench/judge/stats.js, pairedChange). Pure
-// functions, tested in test/bench-compare.test.js.
+// functions, tested in test/serial/bench/compare.test.js.
 
 const { signedPercent } = require('../../tooling/number-text')
 const { median, pairedChange, shareOfAlpha } = require('../judge/stats')

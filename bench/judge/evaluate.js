@@ -3,7 +3,7 @@
 // What a measured run means: its ratios against the mode's goals, the checks
 // every run must pass, the gate against a baseline, and rounds that disagree,
 // down to the sentences the run prints. A pure function of the figures,
-// unit-tested in test/bench-evaluate.test.js; bench/index.js only prints it.
+// unit-tested in test/bench/evaluate.test.js; bench/index.js only prints it.
 
 const { signedPercent, round } = require('../../tooling/number-text')
 const { RATIOS, REFERENCE, MODES, userRatios } = require('./goals')

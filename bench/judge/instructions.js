@@ -5,7 +5,7 @@
 // windows of a base (the base commit's, or a stored run's) against the
 // head's, each window a count of instructions per request
 // (bench/measure/instructions.js). Pure functions, tested in
-// test/instruction-meter.test.js.
+// test/bench/instruction-meter.test.js.
 
 const { permutationPValue, shareOfAlpha, smallestPermutationP, spread } = require('./stats')
 const { signedPercent } = require('../../tooling/number-text')
@@ -130,7 +130,7 @@ function checkInstructionBaseline (stored, here) {
   else differ('valgrind showing the code a CPU ', guests[0], guests[1])
   if ((stored.v8Flags ?? []).join(' ') !== here.v8Flags.join(' ')) differences.push(`V8 flags "${(stored.v8Flags ?? []).join(' ')}" (here "${here.v8Flags.join(' ')}")`)
   if ((stored.notCounted ?? []).join('; ') !== here.notCounted.join('; ')) differences.push('other functions left out of the count')
-  // A clock running or frozen (bench/measure/instructions.js, FROZEN_CLOCK)
+  // A clock running or frozen (bench/measure/instruction-count.js, FROZEN_CLOCK)
   // decides whether what the clock drives is counted.
   differ('a clock ', stored.clock, here.clock)
   for (const key of Object.keys(here.protocol)) differ(`a protocol of ${key} `, stored.protocol?.[key], here.protocol[key])

@@ -1,7 +1,7 @@
 'use strict'
 
 // What a run must show besides its ratios. A pure function of the runs,
-// unit-tested in test/bench-stats.test.js.
+// unit-tested in test/bench/stats.test.js.
 
 /**
  * What the run must show besides the ratios, for a mode: no errors or

@@ -2,8 +2,8 @@
 
 // The statistics of the comparisons: medians, ratios of paired rounds,
 // goals, the baseline gate's permutation test and bench:compare's
-// signed-rank test. Pure functions, unit-tested in test/bench-stats.test.js
-// and test/bench-compare.test.js.
+// signed-rank test. Pure functions, unit-tested in test/bench/stats.test.js
+// and test/serial/bench/compare.test.js.
 
 const { GATED, WATCHED } = require('../protocol/metrics')
 

@@ -162,7 +162,7 @@ function figuresOf ({ durationSeconds, responses, statuses, latencies, bytesPerS
     figures[key] = values[key]
   }
   // The same two figures from /proc, where there is one: a cross-check of
-  // the probe's (test/bench.test.js compares them).
+  // the probe's (test/serial/bench/bench.test.js compares them).
   figures.proc = after.proc && before.proc ? { cpuMillis: after.proc.cpuMillis - before.proc.cpuMillis, peakRssBytes: after.proc.peakRssBytes } : null
   return figures
 }

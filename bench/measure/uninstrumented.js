@@ -6,7 +6,7 @@
 // V8 bumps a counter at every block a function takes: the instruction
 // meter read a tax of 100,000 instructions per request as 700,393 under
 // the README's `npm test` (tap's coverage on; issue 39), 700,288 with
-// NODE_V8_COVERAGE set (test/instruction-meter-run.test.js). Two ways
+// NODE_V8_COVERAGE set (test/bench/instruction-meter-run.test.js). Two ways
 // coverage reaches a child:
 // - NODE_V8_COVERAGE, Node's own (c8, `node --test
 //   --experimental-test-coverage`): a child that has it collects coverage.

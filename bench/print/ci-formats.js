@@ -1,7 +1,7 @@
 'use strict'
 
 // A run's figures in the formats CI tools for benchmarks read. Pure
-// functions of the --json result, tested in test/bench-formats.test.js.
+// functions of the --json result, tested in test/bench/formats.test.js.
 // Each figure is the median over rounds, with the smallest and largest
 // round as its bounds.
 

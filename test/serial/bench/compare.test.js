@@ -13,13 +13,14 @@ const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { spawn, execFileSync } = require('node:child_process')
+const { spawn } = require('node:child_process')
 const { pairedChange, signedRankPValue } = require('../../../bench/judge/stats')
 const { judgePairs } = require('../../../bench/compare/verdict')
 const { parseOptions } = require('../../../bench/compare')
 const { renderTable } = require('../../../bench/compare/print')
 const { ROOT } = require('../../../tooling/repo')
 const { skipOffNvmrcLine } = require('../../skips')
+const { gitIn, throwawayRepository, commitAll } = require('../../throwaway-repository')
 
 // Two real comparisons and five refused ones: more than tap's 30 s a file.
 t.setTimeout(150000)
@@ -116,26 +117,6 @@ const TREE = ['bench', 'tooling', 'core', 'slow', 'fast', 'fixed', 'package.json
 // CPU (AMD EPYC, Node 24.21.0), twenty times fixed's cost on a quiet machine.
 const SLOWDOWN = '  { let x = globalThis.seedSlowdown | 1; for (let i = 0; i < 600000; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5 } globalThis.seedSlowdown = x } // about 1 ms of work more per request\n'
 
-function gitIn (dir, ...args) {
-  return execFileSync('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, encoding: 'utf8' }).trim()
-}
-
-function throwawayRepository (t) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-compare-repo-'))
-  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
-  for (const entry of TREE) fs.cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true })
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'junction')
-  // .gitignore's "node_modules/" matches a folder, not this link.
-  fs.appendFileSync(path.join(dir, '.gitignore'), 'node_modules\n')
-  return dir
-}
-
-function commitAll (dir, message) {
-  gitIn(dir, 'add', '-A')
-  gitIn(dir, 'commit', '-q', '-m', message)
-  return gitIn(dir, 'rev-parse', 'HEAD')
-}
-
 function compareIn (dir, args) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(dir, 'bench', 'compare'), ...args], { cwd: dir, env: { ...process.env, CI: 'true' } })
@@ -151,7 +132,7 @@ function compareIn (dir, args) {
 const SHORT = ['--targets', 'fixed', '--rounds', '5', '--warmup', '0.2', '--duration', '0.5', '--connections', '10']
 
 t.test('two commits, one made slower: caught as a regression one way, an improvement the other', { skip: skipOffNvmrcLine }, async (t) => {
-  const dir = throwawayRepository(t)
+  const dir = throwawayRepository(t, TREE, 'bench-compare-repo')
   gitIn(dir, 'init', '-q')
   const fast = commitAll(dir, 'as it is')
   const handler = path.join(dir, 'fixed', 'index.js')
@@ -190,7 +171,7 @@ t.test('two commits, one made slower: caught as a regression one way, an improve
 })
 
 t.test('a comparison that crashes (its stdout closed) still removes the base\'s worktree', { skip: skipOffNvmrcLine }, async (t) => {
-  const dir = throwawayRepository(t)
+  const dir = throwawayRepository(t, TREE, 'bench-compare-repo')
   gitIn(dir, 'init', '-q')
   commitAll(dir, 'as it is')
   // The reader goes after the first line, as `| head -1` does: the next
@@ -207,7 +188,7 @@ t.test('a comparison that crashes (its stdout closed) still removes the base\'s 
 })
 
 t.test('bad input: exit 2 and one clear line', { skip: skipOffNvmrcLine }, async (t) => {
-  const dir = throwawayRepository(t)
+  const dir = throwawayRepository(t, TREE, 'bench-compare-repo')
   const notGit = await compareIn(dir, SHORT)
   t.equal(notGit.code, 2)
   t.match(notGit.stderr, /^bench:compare: .* is not in a git checkout/)

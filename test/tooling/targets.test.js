@@ -11,11 +11,11 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, execFileSync } = require('node:child_process')
 const espree = require('espree')
-const { CATALOGUE, TARGETS, targetsIn, theTargetIn } = require('../tooling/targets')
-const { RATIOS, MODES } = require('../bench/judge/goals')
-const { ROOT } = require('../tooling/repo')
-const { skipOffNvmrcLine } = require('./helper')
-const { gitIn, throwawayRepository, commitAll } = require('./throwaway-repository')
+const { CATALOGUE, TARGETS, targetsIn, theTargetIn } = require('../../tooling/targets')
+const { RATIOS, MODES } = require('../../bench/judge/goals')
+const { ROOT } = require('../../tooling/repo')
+const { skipOffNvmrcLine } = require('../skips')
+const { gitIn, throwawayRepository, commitAll } = require('../throwaway-repository')
 
 // Two short real runs (bench, and bench:compare's base and head) besides
 // the copy: more than tap's 30 s a file on a busy machine.

@@ -8,8 +8,8 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { ROOT } = require('../tooling/repo')
-const { METERS, NAMES, parseMeter } = require('../bench/meters')
+const { ROOT } = require('../../tooling/repo')
+const { METERS, NAMES, parseMeter } = require('../../bench/meters')
 
 // The commands' own files: node bench's, bench:compare's, bench:calibrate's.
 function commandFiles () {

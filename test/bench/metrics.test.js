@@ -5,12 +5,12 @@
 // figure's label, unit, direction and gate from it.
 
 const t = require('tap')
-const { METRICS, metric, GATED, WATCHED } = require('../bench/protocol/metrics')
-const { runFigures, windowFigures } = require('../bench/measure/load')
-const { SUMMARY_COLUMNS } = require('../bench/print/text')
-const { toGithubBenchmark } = require('../bench/print/ci-formats')
-const { summarizeTargets } = require('../bench/judge/stats')
-const { COMPARED } = require('../bench/compare/verdict')
+const { METRICS, metric, GATED, WATCHED } = require('../../bench/protocol/metrics')
+const { runFigures, windowFigures } = require('../../bench/measure/load')
+const { SUMMARY_COLUMNS } = require('../../bench/print/text')
+const { toGithubBenchmark } = require('../../bench/print/ci-formats')
+const { summarizeTargets } = require('../../bench/judge/stats')
+const { COMPARED } = require('../../bench/compare/verdict')
 
 const RESULT = {
   duration: 5,
