@@ -12,9 +12,9 @@
 // started (its probe answers usage, sample, cpu-clock and replace-content).
 
 const http = require('node:http')
-const { SEED_PATH, CACHE_CONTROL } = require('../core/seed-contract')
-const { CONTENT_BYTES } = require('../core/content')
-const { checkConditionalGet, ENTITY_TAG, CannotCheckError } = require('../check/conditional-get')
+const { SEED_PATH, CACHE_CONTROL } = require('../../core/seed-contract')
+const { CONTENT_BYTES } = require('../../core/content')
+const { checkConditionalGet, ENTITY_TAG, CannotCheckError } = require('../../check/conditional-get')
 
 // Where each hint sends the participant: a heading of the README.
 const README = {
