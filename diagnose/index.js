@@ -102,23 +102,11 @@ async function diagnose (tool, server, {
   } catch (err) {
     return { code: 2, error: err.message }
   }
-  const size = loadSize(variant, { duration, requests })
-  const load = {
-    path: SEED_PATH,
-    connections,
-    ...size,
-    headers: STORY_REQUEST_HEADERS[variant] ?? {},
-    timeLimitSeconds: size.amount ? COUNTED_LOAD_TIME_LIMIT_SECONDS : size.duration + 5
-  }
-  // The logging story's servers log into a synchronous file, as they do in
-  // the bench, rather than into 0x's pipe (see the preload).
-  const stdoutFile = variant.startsWith('stories/logging/')
-    ? ['-r', path.join(ROOT, 'tooling', 'stdout-to-synchronous-file.js')]
-    : []
+  const load = loadFor(variant, { connections, duration, requests })
   fs.mkdirSync(CLINIC_DIR, { recursive: true })
   removeStaleTraceLogs(log)
   const timeoutSeconds = load.timeLimitSeconds + CLINIC_OVERHEAD_SECONDS
-  const run = await runInChild({ tool, command: [process.execPath, ...stdoutFile, entry], load, html }, log, timeoutSeconds * 1000)
+  const run = await runInChild({ tool, command: serverCommand(variant, entry), load, html }, log, timeoutSeconds * 1000)
   if (run.timedOut) {
     return { code: 1, error: `clinic ${tool} did not finish within ${timeoutSeconds} s and was stopped, with the server it ran` }
   }
@@ -126,20 +114,45 @@ async function diagnose (tool, server, {
   if (run.load.ok === 0) {
     return { code: 1, load: run.load, error: `the load got no 2xx response from ${variant} (${describeOutcome(run.load)}): ${tool} would have profiled an idle server, so nothing is reported` }
   }
-  const result = { code: 0, report: run.html, dataDir: run.dataDir, load: run.load }
-  if (tool === 'doctor') {
-    result.analysis = await analysis.readDoctorAnalysis(result.dataDir)
-    result.machine = analysis.judgeMachine(run.load.cpu, await analysis.readProcessStats(result.dataDir))
-    result.verdict = analysis.describeDoctorVerdict(variant, result.analysis, result.machine)
-  } else if (tool === 'flame') {
-    const { folded, profilerShare, ownShare, all, ownByTotal } = await analysis.readHottestFrames(result.dataDir)
-    result.frames = folded
-    result.profilerShare = profilerShare
-    result.ownShare = ownShare
-    result.allFrames = all
-    result.ownByTotal = ownByTotal
+  return { code: 0, report: run.html, dataDir: run.dataDir, load: run.load, ...await readFindings(tool, analysis, variant, run) }
+}
+
+// autocannon's load on `variant`: its size (loadSize), the story's request
+// fields, and how long it may take.
+function loadFor (variant, { connections, duration, requests }) {
+  const size = loadSize(variant, { duration, requests })
+  return {
+    path: SEED_PATH,
+    connections,
+    ...size,
+    headers: STORY_REQUEST_HEADERS[variant] ?? {},
+    timeLimitSeconds: size.amount ? COUNTED_LOAD_TIME_LIMIT_SECONDS : size.duration + 5
   }
-  return result
+}
+
+// The command clinic starts. The logging story's servers log into a
+// synchronous file, as they do in the bench, rather than into 0x's pipe
+// (see the preload).
+function serverCommand (variant, entry) {
+  const stdoutFile = variant.startsWith('stories/logging/')
+    ? ['-r', path.join(ROOT, 'tooling', 'stdout-to-synchronous-file.js')]
+    : []
+  return [process.execPath, ...stdoutFile, entry]
+}
+
+// What clinic found in the run: Doctor's verdict, judged against how busy
+// the machine was, or Flame's hottest frames.
+async function readFindings (tool, analysis, variant, run) {
+  if (tool === 'doctor') {
+    const doctor = await analysis.readDoctorAnalysis(run.dataDir)
+    const machine = analysis.judgeMachine(run.load.cpu, await analysis.readProcessStats(run.dataDir))
+    return { analysis: doctor, machine, verdict: analysis.describeDoctorVerdict(variant, doctor, machine) }
+  }
+  if (tool === 'flame') {
+    const { folded, profilerShare, ownShare, all, ownByTotal } = await analysis.readHottestFrames(run.dataDir)
+    return { frames: folded, profilerShare, ownShare, allFrames: all, ownByTotal }
+  }
+  return {}
 }
 
 // slow by its count of requests unless told otherwise; anything else for

@@ -4,8 +4,8 @@
 // or any server that listens on PORT) checked level by level, as
 // learnyounode's `verify` checks a program against the reference: each
 // check ✓ or ✗ with what was sent and seen, and where to read on. Then its
-// speed beside slow, fast and fixed. The checks are in levels.js, the
-// speed in speed.js; this file runs and prints them.
+// speed beside slow, fast and fixed. The checks are in levels/, a file a
+// level, the speed in speed.js; this file runs and prints them.
 // Exit codes: 0 the contract and the levels asked for hold, 1 one does not
 // (or the server did not start), 2 bad arguments.
 
@@ -14,31 +14,18 @@ const path = require('node:path')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
 const { resolveServerPath } = require('../tooling/server-path')
 const { startTarget } = require('../tooling/target-process')
-const levels = require('./levels')
+const { LEVELS, levelName, describeLevels } = require('./levels')
 const { compareSpeed, SPEED_PROTOCOL, YOURS } = require('./speed')
 const { targetsIn } = require('../tooling/targets')
 const { round } = require('../tooling/number-text')
 
-const LEVELS = [
-  { title: 'Contract: GET /seed/v1 as the variants answer it', run: (server) => levels.checkContract(server).then((checks) => ({ checks })) },
-  { title: 'Level 1: the leak is gone', run: (server, options) => levels.checkLeak(server, options) },
-  { title: 'Level 2: the ETag belongs to the body it comes with', run: (server) => levels.checkEtag(server) },
-  { title: 'Level 3: If-None-Match answered with 304 (RFC 9110, checked with curl)', run: (server) => levels.checkConditional(server) }
-]
 const TOP_LEVEL = LEVELS.length - 1
 
 const USAGE = `Usage: npm run verify -- PATH [--level N] [--speed | --no-speed] [--watch]
 
 Starts \`node PATH\` (your copy from \`npm run workshop -- new\`, a variant,
 or any server that listens on PORT) on a free port and checks it:
-  contract  GET /seed/v1 answers 200 JSON {data, url, ts} with Cache-Control;
-            another path 404, another method 405
-  level 1   the leak: 'after' listeners (for servers started through
-            core/launch.js) and CPU per request stay flat as requests
-            accumulate (500, ten at a time) and while many are in flight
-  level 2   the ETag: a valid entity-tag, the same for the same bytes, new
-            with new bytes from their first response on (not one behind)
-  level 3   conditional GET: the RFC 9110 steps of check:curl, with curl
+${describeLevels()}
   speed     CPU per request and req/s against slow, fast and fixed in one
             run of the benchmark, and a verdict in words (about 40 s): after
             every level only, unless --speed
@@ -78,9 +65,9 @@ async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped =
   try {
     // Levels above the one asked for are not run: a participant on level 1
     // has nothing to fix there yet.
-    for (const [index, { title, run }] of LEVELS.slice(0, level + 1).entries()) {
+    for (const [index, { title, check: checkLevel }] of LEVELS.slice(0, level + 1).entries()) {
       print(`\n${title}`)
-      const result = await run(target, { protocol: leakProtocol })
+      const result = await checkLevel(target, { protocol: leakProtocol })
       if (result.leaking) leaking = true
       for (const check of result.checks) print(renderCheck(check))
       passed.push(result.checks.every((check) => check.pass !== false))
@@ -93,7 +80,7 @@ async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped =
   while (passed.length < LEVELS.length) passed.push(null)
 
   const asked = level + 1
-  print('\n' + passed.map((ok, i) => `${i === 0 ? 'contract' : `level ${i}`} ${i >= asked ? 'not asked' : ok === null ? '–' : mark(ok)}`).join('   '))
+  print('\n' + passed.map((ok, i) => `${levelName(i)} ${i >= asked ? 'not asked' : ok === null ? '–' : mark(ok)}`).join('   '))
   const firstFailed = passed.findIndex((ok) => ok !== true)
   if (firstFailed !== -1 && firstFailed < reached) {
     print(`Next: ${LEVELS[firstFailed].title} (the hints above say where to read)`)

@@ -11,7 +11,7 @@
 
 const t = require('tap')
 const http = require('node:http')
-const { checkLeak } = require('../../workshop/levels')
+const { checkLeak } = require('../../workshop/levels/leak')
 
 const STEP_MICROS = 15625
 const COST_MICROS = 8000

@@ -1,0 +1,152 @@
+'use strict'
+
+// check:curl's steps, a row each: what it sends, what it expects, when it
+// cannot be asked. conditional-get.js sends them in this order.
+
+const { RULES, ENTITY_TAG, notModifiedProblems, fullResponseProblems, headProblems } = require('./rules')
+
+// A resource with no current representation, which `*` must not match.
+const MISSING_STATUSES = new Set([404, 410])
+
+// The steps, in the order they are sent, a row each: its name; what it
+// sends (`sends(context)`: { method (GET), headers, at (a URL other than
+// the one checked) }; a step without one reads the first 200); what it
+// expects (`expect(response, context, probed)`: the rules the response
+// broke, [] when none); and when it cannot be asked (`unless(context,
+// probed)`: why it is skipped, or null). A `probe` is a request sent first,
+// whose response `unless` and `expect` read. `context` is what the first
+// 200 said: { url, missingUrl, first, note, etag, lastModified, mismatch (a
+// tag that matches neither strength of etag), olderDate (a day before
+// Last-Modified, or null) }.
+const STEPS = [
+  {
+    name: 'GET answers 200 with an ETag',
+    expect: () => [],
+    note: ({ note }) => note
+  },
+  {
+    name: 'the ETag is an entity-tag',
+    expect: (first, { etag }) => ENTITY_TAG.test(etag) ? [] : [RULES.entityTag],
+    received: ({ etag }) => `ETag: ${etag}`
+  },
+  {
+    name: 'If-None-Match with the exact tag',
+    sends: ({ etag }) => ({ headers: { 'If-None-Match': etag } }),
+    expect: notModified(RULES.noneMatch)
+  },
+  {
+    name: 'If-None-Match with the tag in its other strength',
+    unless: ({ etag }) => otherStrength(etag) === null ? `${etag} is not an entity-tag, so it has no other strength` : null,
+    sends: ({ etag }) => ({ headers: { 'If-None-Match': otherStrength(etag) } }),
+    expect: notModified(RULES.weak)
+  },
+  {
+    name: 'If-None-Match with the tag inside a list',
+    sends: ({ etag }) => ({ headers: { 'If-None-Match': `"checker-other", ${etag}` } }),
+    expect: notModified(RULES.noneMatch)
+  },
+  {
+    name: 'If-None-Match: *',
+    sends: () => ({ headers: { 'If-None-Match': '*' } }),
+    expect: notModified(RULES.star)
+  },
+  {
+    name: 'If-None-Match with a tag that does not match',
+    sends: ({ mismatch }) => ({ headers: { 'If-None-Match': mismatch } }),
+    expect: fullResponse(RULES.mismatch)
+  },
+  {
+    // `*` where there is no current representation: first a plain GET,
+    // which must get a 404 (or 410) for the question to mean anything.
+    name: 'If-None-Match: * on a missing resource',
+    probe: ({ missingUrl }) => ({ at: missingUrl }),
+    unless: ({ missingUrl }, plain) => MISSING_STATUSES.has(plain.status)
+      ? null
+      : `GET ${missingUrl} answered ${describe(plain)}, not 404: no missing resource to ask about (name one with --missing-url)`,
+    sends: ({ missingUrl }) => ({ at: missingUrl, headers: { 'If-None-Match': '*' } }),
+    expect: (starred, context, plain) => starred.status === 304 ? [`${RULES.starMissing} (without the condition: ${plain.status})`] : []
+  },
+  {
+    name: 'HEAD is answered like GET, without content',
+    sends: () => ({ method: 'HEAD' }),
+    expect: (head, { first }) => headProblems(head, first)
+  },
+  {
+    name: 'HEAD with If-None-Match with the exact tag',
+    sends: ({ etag }) => ({ method: 'HEAD', headers: { 'If-None-Match': etag } }),
+    expect: notModified(RULES.noneMatch)
+  },
+  {
+    name: 'If-Modified-Since with the Last-Modified date',
+    unless: withoutLastModified,
+    sends: ({ lastModified }) => ({ headers: { 'If-Modified-Since': lastModified } }),
+    expect: notModified(RULES.modifiedSince)
+  },
+  // If-None-Match over If-Modified-Since, both ways, for GET and HEAD: a
+  // matching tag with a date before Last-Modified, where If-Modified-Since
+  // alone would get the 200 (a server that needs both conditions, as Apache
+  // does, fails it), and a tag that does not match with the Last-Modified
+  // date, where If-Modified-Since alone would get the 304 (a server that
+  // takes either condition fails it).
+  {
+    name: 'If-None-Match over If-Modified-Since: the exact tag, an older date',
+    unless: withoutOlderDate,
+    sends: ({ etag, olderDate }) => ({ headers: { 'If-None-Match': etag, 'If-Modified-Since': olderDate } }),
+    expect: notModified(RULES.precedenceMatch)
+  },
+  {
+    name: 'HEAD, If-None-Match over If-Modified-Since: the exact tag, an older date',
+    unless: withoutOlderDate,
+    sends: ({ etag, olderDate }) => ({ method: 'HEAD', headers: { 'If-None-Match': etag, 'If-Modified-Since': olderDate } }),
+    expect: notModified(RULES.precedenceMatch)
+  },
+  {
+    name: 'If-None-Match over If-Modified-Since: a tag that does not match, the Last-Modified date',
+    unless: withoutLastModified,
+    sends: ({ mismatch, lastModified }) => ({ headers: { 'If-None-Match': mismatch, 'If-Modified-Since': lastModified } }),
+    expect: fullResponse(RULES.precedence)
+  },
+  {
+    name: 'HEAD, If-None-Match over If-Modified-Since: a tag that does not match, the Last-Modified date',
+    unless: withoutLastModified,
+    sends: ({ mismatch, lastModified }) => ({ method: 'HEAD', headers: { 'If-None-Match': mismatch, 'If-Modified-Since': lastModified } }),
+    expect: fullResponse(RULES.precedence, 'HEAD')
+  }
+]
+
+// Why a step on If-Modified-Since is skipped: no Last-Modified to send; for
+// the older date, also a Last-Modified that is not a date.
+function withoutLastModified ({ lastModified }) {
+  return lastModified ? null : 'the 200 has no Last-Modified: nothing to check If-Modified-Since against'
+}
+
+function withoutOlderDate (context) {
+  return withoutLastModified(context) ??
+    (context.olderDate === null ? `the 200's Last-Modified, ${context.lastModified}, is not an HTTP date: no date before it to send` : null)
+}
+
+// Expectations as STEPS uses them: a 304 due under `rule`, or the full 200.
+function notModified (rule) {
+  return (response, { first }) => notModifiedProblems(response, first, rule)
+}
+
+function fullResponse (rule, method) {
+  return (response, { first }) => fullResponseProblems(response, first, rule, method)
+}
+
+// The same opaque tag in the other strength, or null for a malformed tag.
+function otherStrength (etag) {
+  if (!ENTITY_TAG.test(etag)) return null
+  return etag.startsWith('W/') ? etag.slice(2) : `W/${etag}`
+}
+
+// A response as a step's line shows it.
+function describe (response) {
+  const parts = [String(response.status || 'no status')]
+  if (response.headers.etag) parts.push(`ETag: ${response.headers.etag}`)
+  if (response.headers['cache-control']) parts.push(`Cache-Control: ${response.headers['cache-control']}`)
+  parts.push(response.body.length > 0 ? `${response.body.length} bytes of content` : 'no content')
+  return parts.join(', ')
+}
+
+module.exports = { STEPS, describe }

@@ -1,0 +1,45 @@
+'use strict'
+
+// verify's level 3: If-None-Match answered with 304 as RFC 9110 says, by
+// check:curl's steps with the real curl.
+
+const { SEED_PATH } = require('../../core/seed-contract')
+const { checkConditionalGet, CannotCheckError } = require('../../check/conditional-get')
+const { abbreviate } = require('./abbreviate')
+// Its hints read on in level 2's heading of the README: 304 is the same step.
+const { readme } = require('./etag')
+
+const title = 'Level 3: If-None-Match answered with 304 (RFC 9110, checked with curl)'
+const usage = ['conditional GET: the RFC 9110 steps of check:curl, with curl']
+
+/**
+ * Level 3: conditional GET, the checker's RFC 9110 steps with the real
+ * curl. Resolves to { checks }.
+ */
+async function checkConditional (server) {
+  try {
+    const { steps } = await checkConditionalGet(server.url)
+    return {
+      checks: steps.map((step) => ({
+        name: step.name,
+        pass: step.outcome === 'skip' ? null : step.outcome === 'pass',
+        sent: abbreviate(step.sent),
+        seen: abbreviate(step.outcome === 'skip' ? step.note : step.received),
+        hint: step.broken.length > 0 ? `${abbreviate(step.broken.join('; '))} (${readme})` : ''
+      }))
+    }
+  } catch (err) {
+    if (!(err instanceof CannotCheckError)) throw err
+    return {
+      checks: [{
+        name: 'conditional GET can be checked',
+        pass: false,
+        sent: `GET ${SEED_PATH} with curl`,
+        seen: err.message,
+        hint: `level 3 needs curl and a 200 with an ETag (${readme})`
+      }]
+    }
+  }
+}
+
+module.exports = { title, usage, readme, check: checkConditional, checkConditional }

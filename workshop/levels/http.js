@@ -1,0 +1,34 @@
+'use strict'
+
+// The HTTP the levels speak to a participant's server: plain node:http, so
+// that what verify sees is what any client sees.
+
+const http = require('node:http')
+
+// One request; resolves to { status, headers, body } with the body a string.
+function get (url, { method = 'GET', agent = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent }, (res) => {
+      const chunks = []
+      res.on('data', (chunk) => chunks.push(chunk))
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+// `count` requests, `concurrency` at a time, over `agent`. Resolves when all
+// are answered; rejects on a connection error.
+async function sendRequests (url, count, { agent, concurrency }) {
+  let started = 0
+  async function client () {
+    while (started < count) {
+      started++
+      await get(url, { agent })
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, client))
+}
+
+module.exports = { get, sendRequests }
