@@ -16,10 +16,15 @@ const path = require('node:path')
 const { execFile } = require('node:child_process')
 const { ROOT } = require('../../tooling/repo')
 
+// An inner tap run of four files: about 9 s on a quiet machine, more than
+// tap's 30 s a file beside `npm run cpu-hog`.
+t.setTimeout(240000)
+
 const { tap: TAP_SETTINGS } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 
 // A stand-in test file: logs its start to SERIAL_CHECK_LOG, waits for
-// `partner` to start (10 s at most) or `ms`, and logs its end.
+// `partner` to start (60 s at most: beside a busy process per core, tap may
+// start the two seconds apart) or `ms`, and logs its end.
 function standIn (name, { partner = null, ms = 300 } = {}) {
   return `'use strict'
 const fs = require('node:fs')
@@ -28,7 +33,7 @@ const log = process.env.SERIAL_CHECK_LOG
 const partnerStarted = () => ${partner ? `fs.readFileSync(log, 'utf8').includes('start ${partner}\\n')` : 'false'}
 t.test('${name}', async (t) => {
   fs.appendFileSync(log, 'start ${name}\\n')
-  const deadline = Date.now() + ${partner ? 10000 : ms}
+  const deadline = Date.now() + ${partner ? 60000 : ms}
   while (Date.now() < deadline && !partnerStarted()) await new Promise((resolve) => setTimeout(resolve, 20))
   fs.appendFileSync(log, 'end ${name}\\n')
   t.pass()
@@ -70,7 +75,7 @@ t.test('under tap, a file in test/serial/ runs alone and the others two at a tim
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'junction')
   const tapBin = path.join(ROOT, 'node_modules', 'tap', 'dist', 'esm', 'run.mjs')
   const run = await new Promise((resolve) => {
-    execFile(process.execPath, [tapBin], { cwd: dir, env: envFor(log), timeout: 60000 }, (err, stdout, stderr) =>
+    execFile(process.execPath, [tapBin], { cwd: dir, env: envFor(log), timeout: 180000 }, (err, stdout, stderr) =>
       resolve({ code: err ? err.code ?? 1 : 0, output: stdout + stderr }))
   })
   if (!t.equal(run.code, 0, 'the stand-ins pass under tap')) t.comment(run.output.slice(-2000))
