@@ -17,6 +17,11 @@ const { alive, stateOf, waitFor, exitOf } = require('../processes')
 
 const REQUESTS = 300
 
+// Servers started and loaded one after another, 300 requests taxed 1 ms
+// each: beside `npm run cpu-hog` and test:clinic the tax's test alone took
+// 23 s, and the file reached tap's 30 s a file (2026-11-25).
+t.setTimeout(120000)
+
 // `count` requests one after another; `options` go to each (an agent, say).
 async function serve (url, count, options = {}) {
   for (let i = 0; i < count; i++) await request(url, options)
