@@ -79,8 +79,12 @@ t.test('bench/measure/cpu-tax.js adds its microseconds of CPU to every request',
 })
 
 t.test('a server ends when the tool that started it is killed with SIGKILL', { skip: process.platform === 'linux' ? false : 'reads /proc' }, async (t) => {
+  // The tool also ends when this file's process goes (its stdin closes):
+  // tap ends a file at its time limit with SIGALRM, and no teardown runs
+  // then; before, the tool and its server were left running.
   const tool = spawn(process.execPath, ['-e', `require(${JSON.stringify(path.join(ROOT, 'tooling', 'spawn-server'))})
-    .spawnServer('fixed').then((server) => console.log(server.child.pid))`], { stdio: ['ignore', 'pipe', 'inherit'] })
+    .spawnServer('fixed').then((server) => console.log(server.child.pid))
+    process.stdin.on('end', () => process.exit()).resume()`], { stdio: ['pipe', 'pipe', 'inherit'] })
   const pid = await new Promise((resolve) => tool.stdout.once('data', (chunk) => resolve(Number(chunk.toString().trim()))))
   t.teardown(() => { if (alive(pid)) process.kill(pid, 'SIGKILL') })
   t.ok(alive(pid), `the server ${pid} runs`)
