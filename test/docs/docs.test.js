@@ -112,6 +112,20 @@ t.test("verify's hints name headings the README has", async (t) => {
   }
 })
 
+// A fresh Windows stops a newcomer before the first npm command unless
+// Start here says how past each of these: PowerShell's default execution
+// policy refuses npm.ps1 ("running scripts is disabled on this system"),
+// fnm's `fnm use` needs its line in the PowerShell profile first, and
+// nvm-windows' `nvm use` needs an administrator's shell.
+t.test('Start here says what a fresh Windows needs before npm runs', async (t) => {
+  const startHere = read('README.md').split(/^## Start here$/m)[1]?.split(/^## /m)[0]
+  t.ok(startHere, 'the README has Start here')
+  t.match(startHere, /Set-ExecutionPolicy -Scope CurrentUser RemoteSigned/, 'the execution policy, and the one command that lets npm run')
+  t.match(startHere, /`npm\.cmd`/, 'or npm.cmd, which the policy does not stop')
+  t.match(startHere, /fnm env --use-on-cd \\\| Out-String \\\| Invoke-Expression/, "fnm's profile line, as fnm's README gives it")
+  t.match(startHere, /`nvm use 24` as administrator/, "nvm-windows' use, as administrator")
+})
+
 // docs/benchmark.md's "Goals on any machine" gives every mode's goals beside
 // the runs that set them: each `≥ N` or `≤ N` there is the goal the mode
 // enforces, and every enforced goal is there. (cluster's goal applies on
