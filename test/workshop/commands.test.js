@@ -15,7 +15,7 @@ const { newCopy } = require('../../workshop')
 const { ROOT } = require('../../tooling/repo')
 const { skipWithoutSignals } = require('../skips')
 const { readText } = require('../read-text')
-const { oneLineFixCopy } = require('./copies')
+const { TEST_COPY_PREFIX, testCopyName, oneLineFixCopy } = require('./copies')
 
 // --watch waits up to 30 s a save, and trace-leak and the soak start servers:
 // more than tap's 30 s a file on a busy machine.
@@ -69,7 +69,7 @@ t.test('a level that does not exist is a usage error', async (t) => {
 t.test('trace-leak and soak take a workshop copy where they took a variant', async (t) => {
   const { traceLeak } = require('../../diagnose/trace-leak')
   const { soak } = require('../../soak')
-  const leaking = newCopy(`workshop-test-leaking-${process.pid}`, { gitExclude: false })
+  const leaking = newCopy(testCopyName('workshop-test-leaking'), { gitExclude: false })
   t.teardown(() => fs.rmSync(leaking, { recursive: true, force: true }))
   // Two at once, as from two terminals: each runs in a folder of its own.
   const [traced, tracedSlow] = await Promise.all([traceLeak({ entry: leaking }), traceLeak()])
@@ -84,4 +84,22 @@ t.test('trace-leak and soak take a workshop copy where they took a variant', asy
   const report = await soak(fixed, { duration: 2, connections: 10 })
   t.equal(report.variant, path.basename(fixed), 'named as the user named it')
   for (const check of report.checks) t.ok(check.pass, `${check.name}: ${check.detail}`)
+})
+
+// tap ends a file at its time limit without running its teardown, so a
+// test's copy can outlive its test: the next npm test must not fail at its
+// lint on the copy's wrong fix (seen after a busy run: a syntax error left
+// in the root).
+t.test("a test's copy left behind is passed over by git and by npm test's lint", async (t) => {
+  const folder = path.join(ROOT, testCopyName('left-behind'))
+  t.teardown(() => fs.rmSync(folder, { recursive: true, force: true }))
+  fs.mkdirSync(folder)
+  fs.writeFileSync(path.join(folder, 'etag.js'), 'function (\n')
+  const ignored = spawnSync('git', ['check-ignore', '-q', `${path.basename(folder)}/etag.js`], { cwd: ROOT })
+  if (ignored.error || ignored.status === 128) t.comment(`no git repository to ask (${ignored.error?.code ?? 'status 128'})`)
+  else t.equal(ignored.status, 0, `git ignores ${TEST_COPY_PREFIX}*/`)
+  const standard = require.resolve('standard/bin/cmd.cjs')
+  const lint = spawnSync(process.execPath, [standard, `${path.basename(folder)}/etag.js`], { cwd: ROOT, encoding: 'utf8' })
+  t.equal(lint.status, 0, lint.stdout + lint.stderr)
+  t.match(lint.stdout + lint.stderr, /File ignored because of a matching ignore pattern/, 'the lint passes it over')
 })

@@ -89,5 +89,5 @@ t.test('a server that does not start: the contract fails with its error', async 
   const { code, passed, output } = await verifyLevels(folder)
   t.equal(code, 1)
   t.same(passed, [false, false, false, false])
-  t.match(output, /✗ verify-test-syntax-\d+ starts and listens on PORT\n\s+seen: .*exited \(code 1\) before listening:[\s\S]*SyntaxError/)
+  t.match(output, /✗ test-copy-verify-test-syntax-\d+ starts and listens on PORT\n\s+seen: .*exited \(code 1\) before listening:[\s\S]*SyntaxError/)
 })
