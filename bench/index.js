@@ -18,7 +18,7 @@ const { runComparison } = require('./measure/rounds')
 const { describeMachineAtStart, describeVersions } = require('./measure/machine')
 const { evaluateRun } = require('./judge/evaluate')
 const { CannotJudgeHere } = require('./judge/instructions')
-const { ROOT } = require('../tooling/repo')
+const { ROOT, shownPath } = require('../tooling/repo')
 const text = require('./print/text')
 const { renderMarkdown } = require('./print/markdown')
 const { toBencherMetricFormat, toGithubBenchmark } = require('./print/ci-formats')
@@ -68,7 +68,7 @@ async function main (argv, { stdout, stderr }) {
   stdout.write('\n' + [...renderResults(results, protocol), ...meter.renderCounts(results, baseline)].map((block) => block + '\n\n').join(''))
   writeOutputs(results, options)
   // The page's path is the run's last line, whatever the verdict.
-  const reportLine = options.html ? `report: ${path.relative(process.cwd(), options.html)}\n` : ''
+  const reportLine = options.html ? `report: ${shownPath(process.cwd(), options.html)}\n` : ''
 
   if (unenforced.length > 0) {
     stdout.write(`(mode ${options.mode} reports goals without enforcing them: run "npm run bench" for the checked comparison)\n`)

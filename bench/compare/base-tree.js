@@ -10,7 +10,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { ROOT } = require('../../tooling/repo')
+const { ROOT, shownPath } = require('../../tooling/repo')
 const { UsageError } = require('../../tooling/command')
 const { git } = require('../../tooling/git')
 const { readTextOrNull } = require('../../tooling/text-file')
@@ -131,9 +131,9 @@ function installDependencies (dir, root, log) {
   }
   const hash = crypto.createHash('sha256').update(baseLock).digest('hex').slice(0, 16)
   const cached = path.join(root, INSTALL_CACHE, hash)
-  let install = `its own lockfile: the install in ${path.relative(root, cached)} reused`
+  let install = `its own lockfile: the install in ${shownPath(root, cached)} reused`
   if (!fs.existsSync(path.join(cached, 'node_modules', '.package-lock.json'))) {
-    log(`the base's lockfile differs from the head's: npm ci into ${path.relative(root, cached)}`)
+    log(`the base's lockfile differs from the head's: npm ci into ${shownPath(root, cached)}`)
     fs.rmSync(cached, { recursive: true, force: true })
     fs.mkdirSync(cached, { recursive: true })
     for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(dir, file), path.join(cached, file))
@@ -144,7 +144,7 @@ function installDependencies (dir, root, log) {
       const said = (npm.stderr || '').trim().split('\n').slice(-8).join('\n')
       throw new UsageError(`the base did not install (${npmOutcome(npm)})${said ? `:\n${said}` : ''}`)
     }
-    install = `its own lockfile: npm ci, ${((Date.now() - started) / 1000).toFixed(0)} s, kept in ${path.relative(root, cached)}`
+    install = `its own lockfile: npm ci, ${((Date.now() - started) / 1000).toFixed(0)} s, kept in ${shownPath(root, cached)}`
   }
   fs.symlinkSync(path.join(cached, 'node_modules'), path.join(dir, 'node_modules'), 'junction')
   return install

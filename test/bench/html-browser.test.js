@@ -16,6 +16,7 @@ const { findChromium, NO_CHROMIUM_HINT } = require('../../diagnose/screenshot')
 const { ratioValueText } = require('../../bench/print/numbers')
 const { bench, SHORT } = require('./bench-helper')
 const { skipOffNvmrcLine } = require('../skips')
+const { shownPath } = require('../../tooling/repo')
 
 const chromium = findChromium()
 // The page does not depend on the Node line that wrote it (bench-html.test.js
@@ -114,7 +115,7 @@ t.test('a report from a short real run draws every chart, offline, with no error
   t.equal(run.code, 0, run.stderr)
   // Compared as text: a path made into a RegExp breaks on Windows' \ and on
   // a ( or a + in TMPDIR.
-  t.same(run.stdout.split('\n').slice(-2), [`report: ${path.relative(process.cwd(), html)}`, ''], 'the path is the last line')
+  t.same(run.stdout.split('\n').slice(-2), [`report: ${shownPath(process.cwd(), html)}`, ''], 'the path is the last line')
   const result = JSON.parse(fs.readFileSync(json, 'utf8'))
 
   const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: LAUNCH_ARGS, userDataDir: path.join(dir, 'profile') })

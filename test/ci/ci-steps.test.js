@@ -29,6 +29,8 @@ const WORKFLOW_ONLY = {
   workshop: { file: 'test/workshop/commands.test.js', holds: /workshop/ },
   verify: { file: 'test/workshop/verify.test.js', holds: /level 2 not asked/ },
   'check:curl': { file: 'test/check/curl.test.js', holds: /passed, 0 failed/ },
+  // bench's last line, the page's path (the workshop job checks its /).
+  bench: { file: 'test/bench/html-browser.test.js', holds: /the path is the last line/ },
   'bench:compare': { file: 'test/serial/bench/compare.test.js', holds: /bench\/compare/ },
   // bench:ci's goals, which .ci/run's bench:ci checks too, with the stored
   // instruction gate on top.
