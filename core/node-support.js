@@ -10,20 +10,30 @@
 const fs = require('node:fs')
 const path = require('node:path')
 
-// The manifest read as data: core/ imports no module from outside core/
-// (layout.test.js), and package.json is where `engines` is kept. A copy of
-// core/ without it (trace-leak's folder) says nothing.
-function enginesNode () {
+// The manifest and .nvmrc read as data: core/ imports no module from outside
+// core/ (layout.test.js), package.json is where `engines` is kept and .nvmrc
+// names the line to use. A copy of core/ without them (trace-leak's folder)
+// says nothing.
+function readRootFile (name) {
   try {
-    return JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')).engines?.node ?? null
+    return fs.readFileSync(path.join(__dirname, '..', name), 'utf8')
   } catch (err) {
     if (err.code === 'ENOENT') return null
     throw err
   }
 }
 
+function enginesNode () {
+  const manifest = readRootFile('package.json')
+  return manifest === null ? null : JSON.parse(manifest).engines?.node ?? null
+}
+
+function nvmrcLine () {
+  return readRootFile('.nvmrc')?.trim() || null
+}
+
 /**
- * Whether `version` ('24.21.0') satisfies `range`, a `||` list of `^X.Y.Z`
+ * Whether `version` ('26.12.1') satisfies `range`, a `||` list of `^X.Y.Z`
  * or `>=X.Y.Z` (the forms `engines` uses here). null for a range in
  * another form: then nothing is said rather than something wrong.
  */
@@ -42,10 +52,10 @@ function satisfies (version, range) {
  * The line a server named `name` prints when `version` is not one
  * `engines.node` names, or null when it is.
  */
-function unsupportedNodeLine (name, version = process.versions.node, range = enginesNode()) {
+function unsupportedNodeLine (name, version = process.versions.node, range = enginesNode(), line = nvmrcLine()) {
   if (range === null || satisfies(version, range) !== false) return null
   return `${name}: Node ${version} is not one this project supports (package.json's engines: ${range}); ` +
-    'starting anyway. Use Node 24, as .nvmrc says (README, "Start here").'
+    `starting anyway. Use Node ${line ?? 'of a line engines names'}${line ? ', as .nvmrc says' : ''} (README, "Start here").`
 }
 
 module.exports = { satisfies, unsupportedNodeLine }

@@ -14,6 +14,9 @@ const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8')
 const WORKFLOW = '.github/workflows/ci.yml'
 const ciRun = read('.ci/run')
 const workflow = YAML.parse(read(WORKFLOW))
+// The Node releases CI tests, written once: { main, test, clinic, windows }.
+const nodeLines = JSON.parse(read('.ci/node-lines.json'))
+const major = (release) => Number(String(release).split('.')[0])
 
 // A lane's script, once committed (until then .ci/run marks its place).
 const committed = (file) => spawnSync('git', ['ls-files', '--error-unmatch', file], { cwd: ROOT }).status === 0
@@ -58,6 +61,26 @@ function jobs () {
   })
 }
 
+/**
+ * The Node releases a workflow step runs on: its job's setup-node
+ * `node-version`, a release, or `${{ matrix.node }}` over
+ * `fromJSON(needs.node-lines.outputs.KEY)`, or that output itself, read
+ * from .ci/node-lines.json; a step the job runs only where
+ * `env.MAIN == 'true'` (MAIN: its matrix release is the main one) on the
+ * main release only.
+ */
+function releasesOfStep (job, step) {
+  const setup = (job.steps ?? []).find((s) => String(s.uses).startsWith('actions/setup-node'))
+  const version = String(setup?.with?.['node-version'] ?? '')
+  const fromLines = (text) => {
+    const match = /^\$\{\{ fromJSON\(needs\.node-lines\.outputs\.(\w+)\) \}\}$/.exec(text)
+    return match ? [].concat(nodeLines[match[1]]) : null
+  }
+  let releases = fromLines(version) ?? (version === '${{ matrix.node }}' ? fromLines(String(job.strategy?.matrix?.node)) : null) ?? [version]
+  if (/\benv\.MAIN == 'true'/.test(String(step.if ?? ''))) releases = releases.filter((release) => release === nodeLines.main)
+  return releases
+}
+
 /** The npm commands a `run:` text runs, from `npm` to a pipe or redirection. */
 function npmCommandsOf (text) {
   return text.split('\n').flatMap((line) => {
@@ -72,4 +95,4 @@ function workflowNpmCommands () {
     npmCommandsOf(step.run).map((command) => ({ id, job, oses, step, command }))))
 }
 
-module.exports = { read, ciRun, workflow, committed, readmeTestCommand, ciRunLines, ciRunNpmCommands, jobs, npmCommandsOf, workflowNpmCommands }
+module.exports = { read, ciRun, workflow, nodeLines, major, releasesOfStep, committed, readmeTestCommand, ciRunLines, ciRunNpmCommands, jobs, npmCommandsOf, workflowNpmCommands }

@@ -14,7 +14,7 @@
 // workflow-traps.test.js the workflow's own traps.)
 
 const t = require('tap')
-const { read, ciRun, committed, readmeTestCommand, ciRunLines, ciRunNpmCommands, jobs, npmCommandsOf, workflowNpmCommands } = require('./ci-files')
+const { read, ciRun, nodeLines, releasesOfStep, committed, readmeTestCommand, ciRunLines, ciRunNpmCommands, jobs, npmCommandsOf, workflowNpmCommands } = require('./ci-files')
 
 // The workflow's commands that .ci/run does not run as they are, and what in
 // .ci/run checks the same: the workshop's commands as a participant types
@@ -84,12 +84,13 @@ t.test('npm test runs tap without coverage, and test:coverage with it', async (t
   t.equal(scripts['test:coverage'], 'tap --no-disable-coverage', 'test:coverage turns it back on')
 })
 
-t.test('each npm command of .ci/run runs in the workflow with the same arguments, on the same line', async (t) => {
-  const mainLine = /^MAIN_LINE=([\d.]+)$/m.exec(ciRun)[1]
-  const testLines = /^TEST_LINES=\(([^)]*)\)$/m.exec(ciRun)[1].split(/\s+/)
+t.test('each npm command of .ci/run runs in the workflow with the same arguments, on the same releases', async (t) => {
   const inWorkflow = workflowNpmCommands()
   const commands = ciRunNpmCommands()
   t.ok(commands.length >= 4, `.ci/run's npm commands found: ${commands.map(({ command }) => command).join(' / ')}`)
+  // .ci/run's loops over .ci/node-lines.json's lists: npm test over `test`,
+  // the clinic checks over `clinic`; everything else on `main`.
+  const LOOPS = { test: 'TEST_LINES', 'test:clinic': 'CLINIC_LINES' }
   for (const { line, command, prefix } of commands) {
     const script = /^npm (?:run )?(\S+)/.exec(command)[1]
     if (script === 'ci') {
@@ -98,22 +99,29 @@ t.test('each npm command of .ci/run runs in the workflow with the same arguments
       t.ok(inWorkflow.some((entry) => entry.command === 'npm ci --no-audit --no-fund'), 'npm ci: in the workflow')
       continue
     }
-    if (script === 'test') {
-      // On every line of TEST_LINES: the workflow's Linux matrix
-      // (test/ci/workflow.test.js holds the lines), and on macOS and Windows.
-      t.match(prefix, /^timed "npm test on Node \$version" with_node "\$version"(?: \.ci\/linked-paths)?$/, `${line}: on each line`)
-      const linux = inWorkflow.filter((entry) => entry.command === command && entry.job.strategy?.matrix?.node)
-      t.same(linux.map((entry) => entry.job.strategy.matrix.node.map(String)), [testLines.map((v) => v.split('.')[0])], 'npm test: the workflow\'s Linux matrix, the same lines')
-      continue
+    let releases = [nodeLines.main]
+    if (LOOPS[script]) {
+      const key = script === 'test' ? 'test' : 'clinic'
+      const label = script === 'test' ? 'npm test' : script
+      t.match(prefix, new RegExp(`^timed "${label} on Node \\$version" with_node "\\$version"(?: \\.ci/linked-paths)?$`), `${line}: on each release`)
+      t.match(ciRun, new RegExp(`for version in "\\$\\{${LOOPS[script]}\\[@\\]\\}"`), `${script}: a loop over ${LOOPS[script]}`)
+      t.match(ciRun, new RegExp(`read -r -a ${LOOPS[script]} <<< "\\$\\(node_lines ${key}\\)"`), `${LOOPS[script]}: .ci/node-lines.json's ${key}`)
+      releases = nodeLines[key]
+    } else {
+      t.match(prefix, /with_node "\$MAIN_LINE"$/, `${line}: on MAIN_LINE`)
     }
-    // The others run on MAIN_LINE, and so in a job set up with that release.
-    t.match(prefix, /with_node "\$MAIN_LINE"$/, `${line}: on MAIN_LINE`)
     const instead = CI_RUN_ONLY[command]
     const matches = inWorkflow.filter((entry) => instead ? instead.test(entry.command) : entry.command === command)
+    if (script === 'test') {
+      // The Linux matrix; macOS and Windows run .nvmrc's line.
+      const linux = matches.filter((entry) => entry.job.strategy?.matrix?.node)
+      t.same(linux.map((entry) => releasesOfStep(entry.job, entry.step)), [releases], 'npm test: the workflow\'s Linux matrix, the same releases')
+      continue
+    }
     t.equal(matches.length, 1, `${command}: once in the workflow, with the same arguments`)
-    const setup = matches[0]?.job.steps.find((step) => String(step.uses).startsWith('actions/setup-node'))
-    t.equal(String(setup?.with['node-version']), mainLine, `${command}: on Node ${mainLine} there`)
+    t.same(matches[0] && releasesOfStep(matches[0].job, matches[0].step), releases, `${command}: on Node ${releases.join(', ')} there`)
   }
+  t.match(ciRun, /^MAIN_LINE=\$\(node_lines main\)$/m, 'MAIN_LINE: .ci/node-lines.json\'s main')
 })
 
 t.test('the stored instruction baseline gates .ci/run only; the workflow counts the push\'s base', async (t) => {
@@ -133,7 +141,7 @@ t.test('the stored instruction baseline gates .ci/run only; the workflow counts 
   const steps = push.steps.filter((step) => npmCommandsOf(step.run ?? '').some((command) => CI_RUN_ONLY[Object.keys(CI_RUN_ONLY)[0]].test(command)))
   t.equal(steps.length, 1, 'the push job runs the instruction gate once')
   const [step] = steps
-  t.equal(step?.if, "github.event_name == 'push'", 'on a push')
+  t.equal(step?.if, "env.MAIN == 'true' && github.event_name == 'push'", 'on a push, on the main release')
   t.match(step?.env?.BEFORE, /^\$\{\{ github\.event\.before \}\}$/, 'its base: the event\'s before, through the environment')
   t.match(step?.run, /^base="\$BEFORE"\nif ! git merge-base --is-ancestor "\$base" HEAD 2> \/dev\/null; then base='HEAD\^1'; fi$/m, 'an ancestor of HEAD, else HEAD^1')
   t.ok(push.job.steps.find((s) => String(s.uses).startsWith('actions/checkout'))?.with?.['fetch-depth'] === 0, 'the whole history checked out, the base in it')

@@ -1,9 +1,8 @@
 'use strict'
 
-// The CI definitions agree: .github/workflows/ci.yml passes actionlint and
-// tests the Node lines .ci/run tests, .nvmrc names the line both use for the
-// clinic checks and the benchmark, and package.json's engines admit exactly
-// those lines.
+// The workflow passes actionlint, and the stored instruction baseline was
+// counted as .ci/run's gate needs it (node-lines.test.js holds the Node
+// lines, ci-steps.test.js the commands).
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -15,6 +14,7 @@ const { MODES } = require('../../bench/judge/goals')
 const { spread } = require('../../bench/judge/stats')
 
 const { ROOT } = require('../../tooling/repo')
+const { nodeLines } = require('./ci-files')
 const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8')
 const WORKFLOW = '.github/workflows/ci.yml'
 
@@ -28,20 +28,8 @@ t.test('the workflow passes actionlint', async (t) => {
   t.ok(findings.some((message) => /unexpected key "runs_on"/.test(message)), `a misspelled key is found: ${findings.join('; ')}`)
 })
 
-t.test('the workflow, .ci/run, .nvmrc and engines name the same Node lines', async (t) => {
-  const ciRun = read('.ci/run')
-  const testedByCiRun = /^TEST_LINES=\(([^)]*)\)$/m.exec(ciRun)[1].split(/\s+/).map((v) => Number(v.split('.')[0]))
-  const mainOfCiRun = Number(/^MAIN_LINE=(\d+)\./m.exec(ciRun)[1])
-  const testedByWorkflow = /^\s+node: \[([^\]]*)\]$/m.exec(read(WORKFLOW))[1].split(',').map(Number)
-  t.same(testedByWorkflow, testedByCiRun, 'npm test runs on the same lines')
-  t.equal(Number(read('.nvmrc').trim()), mainOfCiRun, '.nvmrc names the line .ci/run diagnoses and benchmarks on')
-  t.match(read(WORKFLOW), /node-version-file: \.nvmrc/, 'and the workflow takes that line from .nvmrc')
-  const engineLines = require('../../package.json').engines.node.split('||').map((range) => Number(/\^(\d+)\./.exec(range)[1]))
-  t.same(engineLines, testedByCiRun, 'engines admits the tested lines, and no other')
-})
-
 t.test('the stored instruction baseline was counted on the Node release .ci/run gates on, and says where', async (t) => {
-  const mainRelease = /^MAIN_LINE=([\d.]+)$/m.exec(read('.ci/run'))[1]
+  const mainRelease = nodeLines.main
   t.match(read('.ci/run'), /--meter instructions --baseline \.ci\/instructions-baseline\.json/, '.ci/run gates on it')
   // The workflow does not: a hosted runner is not where it was counted
   // (test/ci/ci-steps.test.js holds what it runs instead).

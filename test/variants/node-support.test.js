@@ -11,6 +11,8 @@ const { satisfies, unsupportedNodeLine } = require('../../core/node-support')
 const { engines } = require('../../package.json')
 const { request } = require('../client')
 
+const nvmrc = fs.readFileSync(path.join(__dirname, '..', '..', '.nvmrc'), 'utf8').trim()
+
 t.test('satisfies reads the forms engines uses', async (t) => {
   const range = '^22.19.0 || ^24.0.0 || ^26.0.0'
   t.equal(satisfies('24.21.0', range), true)
@@ -28,7 +30,8 @@ t.test("this package.json's engines is read, and names the Node running the test
   t.equal(unsupportedNodeLine('fixed'), null, 'nothing to say on this Node')
   t.equal(unsupportedNodeLine('fixed', '20.20.2', null), null, 'no engines (a copy of core/ without package.json): nothing')
   t.equal(unsupportedNodeLine('fixed', '20.20.2'),
-    `fixed: Node 20.20.2 is not one this project supports (package.json's engines: ${engines.node}); starting anyway. Use Node 24, as .nvmrc says (README, "Start here").`)
+    `fixed: Node 20.20.2 is not one this project supports (package.json's engines: ${engines.node}); starting anyway. Use Node ${nvmrc}, as .nvmrc says (README, "Start here").`)
+  t.equal(nvmrc, String(Number(nvmrc)), `.nvmrc holds a line's number (${nvmrc})`)
 })
 
 // The machine's own Node, where it is one engines does not name (Node 20 on
