@@ -14,15 +14,6 @@ const analysis = require('../../diagnose/clinic-analysis')
 const { readText } = require('../read-text')
 const { linkFolder, linksMissing } = require('../links')
 
-// Flame's analysis (0x's ticksToTree) spawns `node` to throw an error and
-// read its stack. Under tap's coverage on Node 26.10.0 that child dies in V8
-// ("Check failed: new_capacity > 0"), even with an empty environment: tap's
-// process-info hook injects itself into every child it spawns. Not a path of
-// diagnose (no coverage there; test:clinic passes on 26), so that one case
-// is skipped there, with this reason, and runs on 22 and 24.
-const FLAME_UNDER_COVERAGE_ON_26 = process.versions.node.startsWith('26.') && Boolean(process.env._TAPJS_PROCESSINFO_COVERAGE_) &&
-  "0x's child crashes in V8 on Node 26 under tap's coverage hook"
-
 const FIXTURES = path.join(__dirname, 'fixtures', 'clinic')
 const DOCTOR_DATA = path.join(FIXTURES, 'slow.clinic-doctor')
 const FLAME_DATA = path.join(FIXTURES, 'slow.clinic-flame')
@@ -124,7 +115,7 @@ t.test('where the OS gives no CPU times, the verdict is Doctor\'s and says the m
   t.same(analysis.judgeMachine(load({ busyShare: 0.9 }), []), { measured: false, why: 'Doctor took no samples during the load' })
 })
 
-t.test("Flame's hottest frame on slow is the ETag middleware's after listener", { skip: FLAME_UNDER_COVERAGE_ON_26 }, async (t) => {
+t.test("Flame's hottest frame on slow is the ETag middleware's after listener", async (t) => {
   const { folded, all, ownShare } = await analysis.readHottestFrames(FLAME_DATA, { root: RECORDED_ROOT })
   const [hottest] = folded
   t.ok(ownShare >= hottest.share, `all of this repo's code holds at least its hottest frame's share: ${ownShare}`)
@@ -144,7 +135,7 @@ t.test("Flame's hottest frame on slow is the ETag middleware's after listener", 
 // macOS's /var is a link to /private/var: a clone there is reached through
 // a link, while V8 names each frame's file by its real path. The recorded
 // data is moved to a folder of its own, read through a link to it.
-t.test("Flame's frames are the repository's with its root given through a link", { skip: FLAME_UNDER_COVERAGE_ON_26 || linksMissing }, async (t) => {
+t.test("Flame's frames are the repository's with its root given through a link", { skip: linksMissing }, async (t) => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'clinic-analysis-'))
   t.teardown(() => fs.rmSync(scratch, { recursive: true, force: true }))
   const real = path.join(fs.realpathSync.native(scratch), 'clone')
@@ -168,7 +159,7 @@ t.test("Flame's frames are the repository's with its root given through a link",
 // profile of slow with 60 samples more, each in write() called while slow's
 // route handler (slow/index.js:17) was on top. Flame's default view would
 // give them to the handler: a quarter of the profile.
-t.test("the profiler's own writes are left out of the default view, not given to the function they interrupted", { skip: FLAME_UNDER_COVERAGE_ON_26 }, async (t) => {
+t.test("the profiler's own writes are left out of the default view, not given to the function they interrupted", async (t) => {
   const data = path.join(t.testdir(), path.basename(FLAME_DATA))
   fs.mkdirSync(data)
   for (const file of fs.readdirSync(FLAME_DATA)) fs.copyFileSync(path.join(FLAME_DATA, file), path.join(data, file))
