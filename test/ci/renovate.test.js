@@ -14,7 +14,10 @@
 // only; too much for a devDependency that npm ci installs on every line for
 // one check. No small package carries the schema either: it ships in that
 // package as renovate-schema.json, so it is read from the package's tarball
-// (npm pack, kept in npm's cache: no install) and checked with ajv, which
+// in npm's cache (npm pack --offline: no install, and nothing downloaded
+// while the tests run; .ci/run and the workflow put it there with `npm
+// cache add` before them, and where it is not, the schema's checks are
+// skipped saying so) and checked with ajv, which
 // fast-json-stringify already brings. The schema lets unknown options
 // through, so every key is also looked up in it, as the validator does.
 // json5 reads the file as Renovate does (it is Renovate's own parser).
@@ -43,13 +46,19 @@ const WORKFLOW_FILE = '.github/workflows/ci.yml'
 function renovateSchema () {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'renovate-schema-'))
   try {
-    const args = ['pack', `renovate@${RENOVATE_VERSION}`, '--pack-destination', dir, '--prefer-offline', '--silent']
+    const args = ['pack', `renovate@${RENOVATE_VERSION}`, '--pack-destination', dir, '--offline', '--silent']
     // npm is npm.cmd on Windows, which Node starts only through a shell.
     const npm = process.platform === 'win32'
       ? spawnSync(['npm', ...args.map((arg) => `"${arg}"`)].join(' '), { shell: true, encoding: 'utf8' })
       : spawnSync('npm', args, { encoding: 'utf8' })
     const tarball = fs.readdirSync(dir).find((name) => name.endsWith('.tgz'))
-    if (!tarball) return { skip: `npm pack renovate@${RENOVATE_VERSION} failed: ${`${npm.error?.message ?? ''} ${npm.stderr ?? ''}`.trim()}` }
+    if (!tarball) {
+      return {
+        skip: `Renovate's schema is read from renovate@${RENOVATE_VERSION} in npm's cache, which has it not ` +
+          `(\`npm cache add renovate@${RENOVATE_VERSION}\` puts it there, as .ci/run does)` +
+          [npm.error?.message, npm.stderr?.trim().split('\n')[0]].filter(Boolean).map((why) => `: ${why}`).join('')
+      }
+    }
     const tar = zlib.gunzipSync(fs.readFileSync(path.join(dir, tarball)))
     return { schema: JSON.parse(fileInTar(tar, 'package/renovate-schema.json')) }
   } finally {

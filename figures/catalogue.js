@@ -1,0 +1,144 @@
+'use strict'
+
+// The figures a participant compares against: which command measures each
+// (a source), how its value is read from that command's result, how it is
+// written, and where a page quotes it. `npm run figures`
+// runs the sources and keeps every value in docs/figures.json;
+// test/docs/figures.test.js holds each quote to the values of .nvmrc's line.
+// A page quotes a figure as the range of its values on that line, over the
+// conditions and machines it was measured in: the words around it are the
+// page's, the numbers this file's.
+
+const path = require('node:path')
+
+// The commands that measure, each run once per `npm run figures`: `argv`
+// after `node` (FILE: a temporary file for its --json), `read(result)` the
+// figures it gives ({ id: value }), from { json, stdout, seconds }.
+// `conditions`: where it is worth measuring (an instruction count does not
+// move with the machine's load, so it is counted quiet only).
+// Every mode of the benchmark is one: each ratio of its run is a figure
+// (`bench.MODE.RATIO`), its goals among them, so that a goal is checked on
+// every line and in every condition by the same command.
+const BENCH_MODES = {
+  start: 'npm start: every variant side by side (goals shown, not enforced)',
+  full: 'npm run bench (goals enforced)',
+  ci: 'npm run bench:ci',
+  logging: 'npm run bench -- --mode logging',
+  crypto: 'npm run bench -- --mode crypto',
+  backend: 'npm run bench -- --mode backend',
+  cluster: 'npm run bench -- --mode cluster'
+}
+
+const SOURCES = {
+  ...Object.fromEntries(Object.entries(BENCH_MODES).map(([mode, what]) => [mode, {
+    what,
+    argv: ['bench', '--mode', mode, '--no-html', '--json', 'FILE'],
+    read: ({ json, seconds }) => ({
+      ...Object.fromEntries(json.ratios.map((entry) => [`bench.${mode}.${entry.name}`, entry.value])),
+      [`bench.${mode}.seconds`]: seconds
+    })
+  }])),
+  instructions: {
+    what: "the case study's steps counted in instructions (valgrind), slow at its 232nd listener",
+    argv: ['bench', '--mode', 'ci', '--meter', 'instructions', '--targets', 'slow,fast,fixed', '--warmup-requests', '231',
+      '--requests', '40', '--connections', '20', '--rounds', '1', '--no-html', '--json', 'FILE'],
+    conditions: ['quiet'],
+    read: ({ json }) => {
+      const count = (target) => Math.min(...json.instructions.counts[target].windows)
+      return {
+        'instructions.slow-fast': count('slow') / count('fast'),
+        'instructions.fast-fixed': count('fast') / count('fixed')
+      }
+    }
+  },
+  doctor: {
+    what: 'npm run doctor -- slow',
+    argv: ['diagnose', 'doctor', 'slow'],
+    read: ({ stdout, seconds }) => ({
+      'doctor.slow': lastLineStarting(stdout, 'Doctor: slow: '),
+      'doctor.seconds': seconds
+    })
+  },
+  flame: {
+    what: 'npm run flame -- slow',
+    argv: ['diagnose', 'flame', 'slow'],
+    read: ({ stdout, seconds }) => ({ 'flame.slow-top': topFrameShare(stdout, 'slow/etag.js:25'), 'flame.seconds': seconds })
+  },
+  serializer: {
+    what: 'npm run bench:serializer: fast-json-stringify beside JSON.stringify',
+    argv: [path.join('bench', 'serializer'), '--json', 'FILE'],
+    read: ({ json }) => ({
+      'serializer.fixed-body': json.bodies.fixed.ratio.median,
+      'serializer.small-body': json.bodies.small.ratio.median
+    })
+  }
+}
+
+const times = (value) => value >= 20 ? String(Math.round(value)) : value >= 2 ? value.toFixed(1) : value.toFixed(2)
+const seconds = (value) => String(Math.round(value))
+
+// The figures that are not a benchmark's ratio: what each is, and how a
+// value is written.
+const NAMED = {
+  'instructions.slow-fast': { what: "instructions per request, slow at its 232nd listener / fast's", format: times },
+  'instructions.fast-fixed': { what: "instructions per request, fast's / fixed's", format: times },
+  'doctor.slow': { what: "Doctor's verdict on slow (its last line)", format: String },
+  'doctor.seconds': { what: 'npm run doctor -- slow, start to verdict, in seconds', format: seconds },
+  'flame.slow-top': { what: "the share of Flame's samples on slow's hottest frame by self time, slow/etag.js:25 (the 'after' listener), %", format: (value) => value.toFixed(1) },
+  'flame.seconds': { what: 'npm run flame -- slow, start to frames, in seconds', format: seconds },
+  'serializer.fixed-body': { what: "JSON.stringify's time / fast-json-stringify's, on fixed's body (10,000 characters of hex)", format: (value) => value.toFixed(2) },
+  'serializer.small-body': { what: "JSON.stringify's time / fast-json-stringify's, on a body of the same shape with 64 characters of data", format: (value) => value.toFixed(2) }
+}
+
+/**
+ * Figure `id`: { source, what, format }, or null for an id no source gives.
+ */
+function figureOf (id) {
+  const bench = /^bench\.(\w+)\.(.+)$/.exec(id)
+  if (bench) {
+    if (!BENCH_MODES[bench[1]]) return null
+    const isSeconds = bench[2] === 'seconds'
+    return { source: bench[1], what: isSeconds ? 'the run, in seconds' : bench[2], format: isSeconds ? seconds : times }
+  }
+  const named = NAMED[id]
+  if (!named) return null
+  const source = Object.keys(SOURCES).find((name) => !BENCH_MODES[name] && id.startsWith(`${name}.`))
+  return { source, ...named }
+}
+
+// Where the README and the pages quote a figure: `text(range)`, range
+// { min, max } written by the figure's format, as the page must show it.
+const QUOTES = [
+  { id: 'bench.start.fast/slow', page: 'README.md', text: ({ min, max }) => `${min} to ${max} in \`npm start\`` },
+  { id: 'bench.start.cpu slow/fast', page: 'README.md', text: ({ min, max }) => `slow at the same listener count on every machine (${min} to ${max})` },
+  { id: 'instructions.slow-fast', page: 'README.md', text: ({ min, max }) => `a request at slow's 232nd listener costs ${span(min, max)} times fast's` },
+  { id: 'instructions.fast-fixed', page: 'README.md', text: ({ min, max }) => `fast's ${span(min, max)} times fixed's` },
+  { id: 'flame.slow-top', page: 'README.md', text: ({ min, max }) => `(${Math.floor(Number(min))} to ${Math.ceil(Number(max))} % of the\nsamples` }
+]
+
+// The conditions a source runs in: as the machine is, on one core (server
+// and load share it), and beside `npm run cpu-hog`.
+const CONDITIONS = ['quiet', 'one-core', 'cpu-hog']
+
+function span (min, max) {
+  return min === max ? min : `${min} to ${max}`
+}
+
+function lastLineStarting (stdout, prefix) {
+  const line = stdout.split('\n').reverse().find((text) => text.startsWith(prefix))
+  if (!line) throw new Error(`no line starting "${prefix}"`)
+  return line
+}
+
+// The first frame under Flame's "Hottest frames by self time": its share,
+// where it is `frame`; an error naming the frame on top otherwise.
+function topFrameShare (stdout, frame) {
+  const lines = stdout.split('\n')
+  const top = lines[lines.findIndex((line) => line.startsWith('Hottest frames by self time')) + 1] ?? ''
+  const match = /^\s*([\d.]+) %\s+\S+\s+(\S+)/.exec(top)
+  if (!match) throw new Error(`no hottest frame in Flame's output: "${top}"`)
+  if (match[2] !== frame) throw new Error(`Flame's hottest frame is ${match[2]}, not ${frame}`)
+  return Number(match[1])
+}
+
+module.exports = { SOURCES, BENCH_MODES, QUOTES, CONDITIONS, figureOf }
