@@ -8,14 +8,22 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { ROOT } = require('../tooling/repo')
 
-// The Node line .nvmrc names: CI's main line. Tests of the measuring tools
-// (a bench run, the browser's page) run on it only: what they check does not
-// depend on the line, and CI's three npm test runs must fit in their time.
-// The value is a tap skip option: false on that line, else the reason.
-const NVMRC_LINE = fs.readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim()
-const skipOffNvmrcLine = process.versions.node.split('.')[0] === NVMRC_LINE
-  ? false
-  : `checked on Node ${NVMRC_LINE} (.nvmrc), not ${process.version}`
+// The main Node line: the one .nvmrc names, on which CI diagnoses and
+// benchmarks (test/ci/workflow.test.js holds .nvmrc to CI's lines).
+const MAIN_LINE = fs.readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim()
+
+// For a test whose answer is a measurement (a speed, a count of
+// instructions): the figure moves with the Node line (V8's compiler, its
+// garbage collector), and such a test takes seconds of load, so it runs
+// once, on the main line. What answers the same on every line (exit codes,
+// usage errors, check:curl's verdicts, the HTML page) runs on each.
+// `measurement` says what is measured, in words a participant reads in
+// tap's output; `version` is in process.version's form.
+function skipOffMainLine (measurement, version = process.version) {
+  return version.replace(/^v/, '').split('.')[0] === MAIN_LINE
+    ? false
+    : `${measurement}: it is checked on Node ${MAIN_LINE}, the line .nvmrc names, and this is Node ${version}`
+}
 
 // Tap skip options for what one system cannot do (false where it can).
 // Windows has no signal a process can handle: kill('SIGTERM') and
@@ -24,4 +32,4 @@ const skipWithoutSignals = process.platform === 'win32'
   ? 'Windows: kill() ends a process outright; no SIGTERM or SIGINT handler runs'
   : false
 
-module.exports = { skipOffNvmrcLine, skipWithoutSignals }
+module.exports = { MAIN_LINE, skipOffMainLine, skipWithoutSignals }

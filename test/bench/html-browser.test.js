@@ -4,8 +4,8 @@
 // headless Chromium (Debian's `chromium`, driven by puppeteer-core) opens it
 // from disk with every request but the page's own refused, and every chart
 // must be drawn, in every target's colour, with the run's ratios in the
-// table. Skipped, saying why, where Chromium is not installed, and on Node
-// lines other than .nvmrc's.
+// table. Skipped, saying why, where Chromium is not installed. On every
+// Node line: the page is the run's figures drawn, whatever they are.
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -15,13 +15,10 @@ const { pathToFileURL } = require('node:url')
 const { findChromium, NO_CHROMIUM_HINT } = require('../../diagnose/screenshot')
 const { ratioValueText } = require('../../bench/print/numbers')
 const { bench, SHORT } = require('./bench-helper')
-const { skipOffNvmrcLine } = require('../skips')
 const { shownPath } = require('../../tooling/repo')
 
 const chromium = findChromium()
-// The page does not depend on the Node line that wrote it (bench-html.test.js
-// renders one on every line): the browser checks it on .nvmrc's line.
-const skip = !chromium ? `no Chromium here: ${NO_CHROMIUM_HINT}` : skipOffNvmrcLine
+const skip = !chromium && `no Chromium here: ${NO_CHROMIUM_HINT}`
 // A real run of three targets and a browser: 15 to 20 s, and on two cores
 // beside other busy processes (load 7) 27 to 30 s, over tap's 30 s.
 t.setTimeout(90000)

@@ -5,12 +5,13 @@
 // 100,000 instructions of work to each request. The tax must show up as
 // that many instructions (within 10 %): the meter counts the request path
 // and the tax costs what it says. A short protocol, so the counts are not
-// settled the way a gate's are (docs/ci-gate.md has those); on .nvmrc's
-// line only, where valgrind is installed. Counted with a test harness's
-// coverage in this process's environment, as under `npm test` with tap's
-// coverage on, and NODE_V8_COVERAGE (Node's own) set here too: the counted
-// process must run without it (bench/measure/uninstrumented.js), or V8's
-// block counters are counted in the tax's loop (700,288 read for 100,000).
+// settled the way a gate's are (docs/ci-gate.md has those); on the main
+// Node line only (.nvmrc's, test/skips.js): a count moves with the line.
+// Counted with a test harness's coverage in this process's environment, as
+// under `npm test` with tap's coverage on, and NODE_V8_COVERAGE (Node's
+// own) set here too: the counted process must run without it
+// (bench/measure/uninstrumented.js), or V8's block counters are counted in
+// the tax's loop (700,288 read for 100,000).
 
 const t = require('tap')
 const { countTargets } = require('../../bench/measure/instructions')
@@ -18,7 +19,7 @@ const { checkMeter, MeterUnavailable } = require('../../bench/measure/instructio
 const { TARGETS } = require('../../bench/protocol/targets')
 const { countOf } = require('../../bench/judge/instructions')
 const { ROOT } = require('../../tooling/repo')
-const { skipOffNvmrcLine } = require('../skips')
+const { skipOffMainLine } = require('../skips')
 const { withCoverageRequested } = require('./coverage-requested')
 
 // Two servers under valgrind, 20 to 40 s: more than tap's 30 s a file.
@@ -37,7 +38,9 @@ function meterMissing () {
   }
 }
 
-t.test('fixed counted under valgrind, and a tax of work counted as what it asks', { skip: skipOffNvmrcLine || meterMissing() }, async (t) => {
+t.test('fixed counted under valgrind, and a tax of work counted as what it asks', {
+  skip: skipOffMainLine('an instruction count is a measurement') || meterMissing()
+}, async (t) => {
   withCoverageRequested(t, 'instruction-meter-run')
   const counts = await countTargets(['fixed'], TARGETS, { trees: { clean: ROOT, taxed: ROOT }, taxes: { fixed: TAX }, taxedSide: 'taxed', protocol: SHORT })
   const clean = counts.clean.fixed.windows

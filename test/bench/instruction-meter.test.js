@@ -4,8 +4,8 @@
 // reads callgrind's answer, which windows it keeps, the verdict of both
 // instruction gates on made-up windows, which stored baselines it takes,
 // the options it refuses, and exit 2 where there is no valgrind. A real
-// count runs in test/clinic (valgrind is slow: CI runs it once, on
-// .nvmrc's line).
+// count runs in instruction-meter-run.test.js (valgrind is slow, and a
+// count moves with the Node line: it runs on the main line only).
 
 const t = require('tap')
 const fs = require('node:fs')

@@ -13,8 +13,6 @@ const os = require('node:os')
 const path = require('node:path')
 const { STEPS, PRECEDENCE_MATCH, curlMissing, checkJson, brokenBy, expected } = require('./curl-helper')
 const { webServerMissing, startWebServer, BODY } = require('./fixtures/web-servers')
-// On .nvmrc's line only: the servers are not Node, and CI's time is short.
-const { skipOffNvmrcLine } = require('../skips')
 const { request } = require('../client')
 
 // Six servers started and checked: 4 to 7 s on an idle machine; 35 s on
@@ -34,7 +32,7 @@ const WEB_SERVER_FAILURES = {
 
 for (const [name, failing] of Object.entries(WEB_SERVER_FAILURES)) {
   const verdict = failing.length === 0 ? 'passes every step, none skipped' : `fails exactly ${failing.length} steps`
-  t.test(`${name} serving a file ${verdict}`, { skip: curlMissing || webServerMissing(name) || skipOffNvmrcLine }, async (t) => {
+  t.test(`${name} serving a file ${verdict}`, { skip: curlMissing || webServerMissing(name) }, async (t) => {
     const server = await startWebServer(name)
     t.teardown(server.stop)
     const { code, outcomes, steps } = await checkJson(server.url)
@@ -54,7 +52,7 @@ for (const [name, failing] of Object.entries(WEB_SERVER_FAILURES)) {
 // A server the tests start as root serves as an unprivileged user, which
 // could not reach its file there: 403 for it, until the fixture put the
 // servers' folders where that user may enter.
-t.test('nginx serves its file with TMPDIR private and reached through a link', { skip: webServerMissing('nginx') || skipOffNvmrcLine }, async (t) => {
+t.test('nginx serves its file with TMPDIR private and reached through a link', { skip: webServerMissing('nginx') }, async (t) => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'private-tmp-'))
   t.teardown(() => fs.rmSync(scratch, { recursive: true, force: true }))
   fs.mkdirSync(path.join(scratch, 'real'), { mode: 0o700 })

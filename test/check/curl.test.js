@@ -3,14 +3,13 @@
 // `npm run check:curl` with the real curl against real servers: the ones
 // that follow RFC 9110 pass (fixed, express 5), the ones that do not fail
 // on exactly the steps where they break it, and nothing crashes. Web
-// servers nobody here wrote: check-curl-web-servers.test.js. On .nvmrc's
-// line only: the checker is curl and plain JavaScript, the same on every
-// line, and CI's three runs of npm test must fit in fifteen minutes.
+// servers nobody here wrote: curl-web-servers.test.js. On every Node line:
+// the verdicts are the servers' answers, which no line changes, and a
+// server that breaks on one line is what the suite is there to catch.
 
 const t = require('tap')
 const http = require('node:http')
 const { startChildProcess } = require('../servers')
-const { skipOffNvmrcLine } = require('../skips')
 const {
   STEPS, PRECEDENCE_MATCH, PRECEDENCE_MISMATCH, IF_NONE_MATCH_STEPS, NOT_MODIFIED_STEPS, WITHOUT_LAST_MODIFIED,
   curlMissing, checkCurl, checkJson, brokenBy, expected
@@ -34,7 +33,7 @@ async function listen (t, server) {
   return urlOf(server) + `${SEED_PATH}`
 }
 
-t.test('fixed passes every step; the If-Modified-Since steps are skipped, not passed', { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+t.test('fixed passes every step; the If-Modified-Since steps are skipped, not passed', { skip: curlMissing }, async (t) => {
   const { url } = await startChildProcess(t, 'fixed')
   const { code, outcomes } = await checkJson(url)
   t.equal(code, 0, 'exit 0')
@@ -51,13 +50,13 @@ t.test('fixed passes every step; the If-Modified-Since steps are skipped, not pa
   })
 })
 
-t.test('without a URL it starts fixed itself, and stops it', { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+t.test('without a URL it starts fixed itself, and stops it', { skip: curlMissing }, async (t) => {
   const { code, stdout } = await checkCurl()
   t.equal(code, 0, stdout)
   t.match(stdout, /\(node fixed, started for this run\)/)
 })
 
-t.test('express 5 (weak ETags, fresh) passes', { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+t.test('express 5 (weak ETags, fresh) passes', { skip: curlMissing }, async (t) => {
   const url = await listen(t, servers.createExpressServer())
   const { code, outcomes, steps } = await checkJson(url)
   t.equal(code, 0, 'exit 0')
@@ -65,7 +64,7 @@ t.test('express 5 (weak ETags, fresh) passes', { skip: curlMissing || skipOffNvm
   t.match(steps.find((s) => s.name === STEPS.strength).sent, /If-None-Match: "[^"]+"$/, 'the weak tag is sent strong, not as W/W/')
 })
 
-t.test('fastify with @fastify/etag fails on a list and on *', { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+t.test('fastify with @fastify/etag fails on a list and on *', { skip: curlMissing }, async (t) => {
   // @fastify/etag compares the whole If-None-Match header with its tag.
   const server = await spawnServer('bench/references/fastify.js')
   t.teardown(server.stop)
@@ -75,7 +74,7 @@ t.test('fastify with @fastify/etag fails on a list and on *', { skip: curlMissin
   t.match(brokenBy(steps, STEPS.star), [/^§13\.1\.2: If-None-Match: \* is false whenever/])
 })
 
-t.test("restify's conditionalRequest fails the exact quoted tag, and HEAD", { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+t.test("restify's conditionalRequest fails the exact quoted tag, and HEAD", { skip: curlMissing }, async (t) => {
   // It unquotes the client's tag when it is made of word characters only,
   // then compares it with the ETag as the route set it, quotes and all.
   const url = await listen(t, servers.createRestifyConditionalServer())
@@ -112,7 +111,7 @@ const NAMED_IN_THE_FAILURE = {
   '* matches a missing resource': /^§13\.1\.2: If-None-Match: \* is true when the server has no current representation.*\(without the condition: 404\)$/
 }
 
-t.test('a server with one fault fails where it breaks the rule, naming the rule', { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+t.test('a server with one fault fails where it breaks the rule, naming the rule', { skip: curlMissing }, async (t) => {
   t.same(Object.keys(FAILING_STEPS), Object.keys(servers.FAULTS), 'every fault is tried')
   const correct = await checkJson(await listen(t, servers.createConditionalServer()))
   t.same(correct.outcomes, expected({}), 'without a fault it passes every step, none skipped')
@@ -128,7 +127,7 @@ t.test('a server with one fault fails where it breaks the rule, naming the rule'
   }
 })
 
-t.test('* on a missing resource: where it asks, and a SKIP where nothing is missing', { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+t.test('* on a missing resource: where it asks, and a SKIP where nothing is missing', { skip: curlMissing }, async (t) => {
   const url = await listen(t, servers.createConditionalServer('* matches a missing resource'))
   const named = new URL('/elsewhere/gone', url).href
   // Everything is there: * on any path rightly gets a 304, so there is no
@@ -148,7 +147,7 @@ t.test('* on a missing resource: where it asks, and a SKIP where nothing is miss
 })
 
 for (const variant of ['slow', 'fast']) {
-  t.test(`${variant}: reported for what it lacks, without a crash`, { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+  t.test(`${variant}: reported for what it lacks, without a crash`, { skip: curlMissing }, async (t) => {
     const { url } = await startChildProcess(t, variant)
     const { code, stderr, outcomes, steps } = await checkJson(url)
     t.equal(code, 1, 'exit 1')
@@ -162,7 +161,7 @@ for (const variant of ['slow', 'fast']) {
   })
 }
 
-t.test('nothing to check, or bad arguments: exit 2 with a message', { skip: curlMissing || skipOffNvmrcLine }, async (t) => {
+t.test('nothing to check, or bad arguments: exit 2 with a message', { skip: curlMissing }, async (t) => {
   const unreachable = await checkCurl(`http://127.0.0.1:9${SEED_PATH}`)
   t.equal(unreachable.code, 2)
   t.match(unreachable.stderr, /curl failed \(exit 7\): is the server at http:\/\/127\.0\.0\.1:9\/seed\/v1 up\?/)

@@ -7,7 +7,6 @@ const t = require('tap')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { capture } = require('../capture')
-const { skipOffNvmrcLine } = require('../skips')
 const { runCommand, UsageError } = require('../../tooling/command')
 const { ROOT } = require('../../tooling/repo')
 
@@ -59,13 +58,14 @@ const COMMANDS = {
   'trace-leak': ['diagnose/trace-leak.js', 'extra'],
   screenshot: ['diagnose/screenshot.js'],
   verify: ['workshop/verify.js', 'no-such-copy'],
-  workshop: ['workshop', 'old']
+  workshop: ['workshop', 'old'],
+  figures: ['figures', '--condition', 'busy']
 }
 
 for (const [name, [entry, ...badArgs]] of Object.entries(COMMANDS)) {
-  // Spawning every command twice is most of this file's time; what it
-  // checks (util.parseArgs, the command skeleton) is the same on every line.
-  t.test(`${name}: a usage error exits 2, --help exits 0`, { skip: skipOffNvmrcLine }, async (t) => {
+  // On every Node line: an exit code is no measurement, and a command that
+  // fails to load on one line fails here first.
+  t.test(`${name}: a usage error exits 2, --help exits 0`, async (t) => {
     const bad = spawnSync(process.execPath, [path.join(ROOT, entry), ...badArgs], { cwd: ROOT, encoding: 'utf8' })
     t.equal(bad.status, 2, bad.stderr)
     t.match(bad.stderr, new RegExp(`^${name}: .+\\nUsage: `))

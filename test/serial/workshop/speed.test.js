@@ -7,7 +7,7 @@ const t = require('tap')
 const path = require('node:path')
 const { verify } = require('../../../workshop/verify')
 const { speedVerdict, runNoise, SPEED_PROTOCOL } = require('../../../workshop/speed')
-const { skipOffNvmrcLine } = require('../../skips')
+const { skipOffMainLine } = require('../../skips')
 const { oneLineFixCopy } = require('../../workshop/copies')
 
 // verify's speed: two rounds of four servers, each 1 + 3 s, more than tap's
@@ -38,7 +38,9 @@ t.test('the verdict names the nearest variant, within the run\'s own spread', as
 // V8's warm-up more than the code, and two rounds cannot tell that spread
 // from a difference (docs/workshop.md, "The speed verdict"). The servers
 // run without tap's coverage, as a participant's do.
-t.test('verify\'s speed comparison on the one-line fix: its lines, and "about as fast as fast/"', { skip: skipOffNvmrcLine }, async (t) => {
+t.test('verify\'s speed comparison on the one-line fix: its lines, and "about as fast as fast/"', {
+  skip: skipOffMainLine("verify's speed verdict is a measurement")
+}, async (t) => {
   const copy = oneLineFixCopy(t, 'workshop-test-as-fast')
   const name = path.basename(copy)
   const coverage = process.env.NODE_V8_COVERAGE
