@@ -10,6 +10,10 @@
 // page's, the numbers this file's.
 
 const path = require('node:path')
+const { targetsIn } = require('../tooling/targets')
+
+// The case study's three steps (slow, fast, fixed), in order.
+const STEPS = targetsIn('steps')
 
 // The commands that measure, each run once per `npm run figures`: `argv`
 // after `node` (FILE: a temporary file for its --json), `read(result)` the
@@ -40,15 +44,12 @@ const SOURCES = {
   }])),
   instructions: {
     what: "the case study's steps counted in instructions (valgrind), slow at its 232nd listener",
-    argv: ['bench', '--mode', 'ci', '--meter', 'instructions', '--targets', 'slow,fast,fixed', '--warmup-requests', '231',
+    argv: ['bench', '--mode', 'ci', '--meter', 'instructions', '--targets', STEPS.join(','), '--warmup-requests', '231',
       '--requests', '40', '--connections', '20', '--rounds', '1', '--no-html', '--json', 'FILE'],
     conditions: ['quiet'],
     read: ({ json }) => {
-      const count = (target) => Math.min(...json.instructions.counts[target].windows)
-      return {
-        'instructions.slow-fast': count('slow') / count('fast'),
-        'instructions.fast-fixed': count('fast') / count('fixed')
-      }
+      const [slow, fast, fixed] = STEPS.map((target) => Math.min(...json.instructions.counts[target].windows))
+      return { 'instructions.slow-fast': slow / fast, 'instructions.fast-fixed': fast / fixed }
     }
   },
   doctor: {

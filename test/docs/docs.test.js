@@ -123,7 +123,8 @@ t.test('Start here says what a fresh Windows needs before npm runs', async (t) =
   t.match(startHere, /Set-ExecutionPolicy -Scope CurrentUser RemoteSigned/, 'the execution policy, and the one command that lets npm run')
   t.match(startHere, /`npm\.cmd`/, 'or npm.cmd, which the policy does not stop')
   t.match(startHere, /fnm env --use-on-cd \\\| Out-String \\\| Invoke-Expression/, "fnm's profile line, as fnm's README gives it")
-  t.match(startHere, /`nvm use 24` as administrator/, "nvm-windows' use, as administrator")
+  const line = read('.nvmrc').trim()
+  t.match(startHere, `\`nvm use ${line}\` as administrator`, "nvm-windows' use of .nvmrc's line, as administrator")
 })
 
 // docs/benchmark.md's "Goals on any machine" gives every mode's goals beside
