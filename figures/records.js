@@ -100,7 +100,7 @@ function renderPage (records, mainLine) {
   for (const [name, source] of Object.entries(SOURCES)) {
     const ids = Object.keys(records).filter((id) => figureOf(id)?.source === name)
     if (ids.length === 0) continue
-    out.push(`## ${BENCH_MODES[name] ? `\`${source.argv.slice(0, 3).join(' ')}\`: ` : ''}${source.what}`, '',
+    out.push(`## ${BENCH_MODES[name] ? `bench ${name}` : name}`, '', `${source.what}:`, '',
       '| figure | Node | values (condition, CPU, release) |', '|---|---|---|')
     for (const id of ids) {
       for (const line of lines) {
