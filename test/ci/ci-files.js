@@ -76,7 +76,8 @@ function releasesOfStep (job, step) {
     const match = /^\$\{\{ fromJSON\(needs\.node-lines\.outputs\.(\w+)\) \}\}$/.exec(text)
     return match ? [].concat(nodeLines[match[1]]) : null
   }
-  let releases = fromLines(version) ?? (version === '${{ matrix.node }}' ? fromLines(String(job.strategy?.matrix?.node)) : null) ?? [version]
+  const matrixNode = /^\$\{\{ matrix\.node \}\}$/.test(version)
+  let releases = fromLines(version) ?? (matrixNode ? fromLines(String(job.strategy?.matrix?.node)) : null) ?? [version]
   if (/\benv\.MAIN == 'true'/.test(String(step.if ?? ''))) releases = releases.filter((release) => release === nodeLines.main)
   return releases
 }
