@@ -16,7 +16,10 @@ t.test('.ci/run picks Node\'s package by system and machine, and runs on Linux o
   const lines = ciRunLines()
   const pick = lines.indexOf('NODE_PACKAGE=$(.ci/node-package)')
   t.ok(pick !== -1, '.ci/run takes NODE_PACKAGE from .ci/node-package')
-  t.ok(lines.slice(0, pick).every((line) => /^(?:set |cd |[A-Z_]+=)/.test(line)), `nothing before it but settings: ${lines.slice(0, pick).join(' / ')}`)
+  // Settings: options, the folder, variables (the Node releases read from
+  // .ci/node-lines.json by its reader function among them).
+  const setting = /^(?:set |cd |(?:export )?[A-Z_]+=|read -r -a [A-Z_]+ <<< "\$\(node_lines \w+\)"$|node_lines \(\) \{)/
+  t.ok(lines.slice(0, pick).every((line) => setting.test(line)), `nothing before it but settings: ${lines.slice(0, pick).join(' / ')}`)
 
   // uname faked by a script of that name first on the PATH.
   const dir = t.testdir({})
