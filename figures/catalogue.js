@@ -114,7 +114,17 @@ const QUOTES = [
   { id: 'bench.start.cpu slow/fast', page: 'README.md', text: ({ min, max }) => `slow at the same listener count on every machine (${min} to ${max})` },
   { id: 'instructions.slow-fast', page: 'README.md', text: ({ min, max }) => `a request at slow's 232nd listener costs ${span(min, max)} times fast's` },
   { id: 'instructions.fast-fixed', page: 'README.md', text: ({ min, max }) => `fast's ${span(min, max)} times fixed's` },
-  { id: 'flame.slow-top', page: 'README.md', text: ({ min, max }) => `(${Math.floor(Number(min))} to ${Math.ceil(Number(max))} % of the\nsamples` }
+  { id: 'flame.slow-top', page: 'README.md', text: ({ min, max }) => `(${Math.floor(Number(min))} to ${Math.ceil(Number(max))} % of the\nsamples` },
+  { id: 'flame.slow-top', line: 24, page: 'README.md', text: ({ min, max }) => `${span(min, max)} % on Node 24` },
+  // docs/node-lines.md sets the lines side by side: `line` names the one
+  // a quote is of.
+  ...[22, 24, 26].flatMap((line) => [
+    { id: 'flame.slow-top', line, page: 'docs/node-lines.md', text: ({ min, max }) => `| Flame's share on \`slow/etag.js:25\` (%) | ${line} | ${span(min, max)} |` },
+    { id: 'bench.start.cpu fast/fixed', line, page: 'docs/node-lines.md', text: ({ min, max }) => `| \`npm start\`'s cpu fast/fixed | ${line} | ${span(min, max)} |` },
+    { id: 'bench.start.cpu fixed/fastify', line, page: 'docs/node-lines.md', text: ({ min, max }) => `| \`npm start\`'s cpu fixed/fastify | ${line} | ${span(min, max)} |` },
+    { id: 'serializer.fixed-body', line, page: 'docs/node-lines.md', text: ({ min, max }) => `| JSON.stringify / fast-json-stringify on fixed's body | ${line} | ${span(min, max)} |` },
+    { id: 'instructions.fast-fixed', line, page: 'docs/node-lines.md', text: ({ min, max }) => `| instructions per request, fast/fixed | ${line} | ${span(min, max)} |` }
+  ])
 ]
 
 // The conditions a source runs in: as the machine is, on one core (server

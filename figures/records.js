@@ -54,10 +54,13 @@ function rangeOn (records, id, line) {
   return { min: format(Math.min(...values)), max: format(Math.max(...values)), count: values.length }
 }
 
-/** Every quote of a page: { id, page, text } with Node `line`'s range. */
+/**
+ * Every quote of a page: { id, page, text } with Node `line`'s range (or
+ * the line a quote names, where a page sets two lines side by side).
+ */
 function quotesOn (records, line) {
   return QUOTES.flatMap((quote) => {
-    const range = rangeOn(records, quote.id, line)
+    const range = rangeOn(records, quote.id, quote.line ?? line)
     return range ? [{ id: quote.id, page: quote.page, text: quote.text(range) }] : []
   })
 }

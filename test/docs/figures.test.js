@@ -41,7 +41,10 @@ t.test('each record: a known figure, from a tested line, in a named setting, fro
   // Numbers are quoted from more than one setting on the main line: a
   // figure a tool prints is given as a range from two conditions or
   // machines.
-  for (const quote of quotesOn(records, mainLine)) {
+  // (A quote of another line, set beside the main one's, is held here
+  // as it is.)
+  const ofMainLine = new Set(QUOTES.filter((quote) => quote.line === undefined).map((quote) => `${quote.id} ${quote.page}`))
+  for (const quote of quotesOn(records, mainLine).filter((entry) => ofMainLine.has(`${entry.id} ${entry.page}`))) {
     const settings = (records[quote.id] ?? []).filter((entry) => lineOf(entry.node) === mainLine)
     const measuredOnce = SOURCES[figureOf(quote.id).source].conditions?.length === 1
     t.ok(measuredOnce || settings.length >= 2, `${quote.id}: quoted from ${settings.length} settings`)
