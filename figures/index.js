@@ -14,7 +14,7 @@ const { spawn } = require('node:child_process')
 const { runAsProcess, parseCommandLine, UsageError } = require('../tooling/command')
 const { ROOT } = require('../tooling/repo')
 const { SOURCES, CONDITIONS } = require('./catalogue')
-const { readRecords, writeRecords, withValue, quotesOn, renderPage, RECORDS_FILE, PAGE_FILE } = require('./records')
+const { readRecords, writeRecords, withValue, quotesOn, renderPage, mainLine: readMainLine, RECORDS_FILE, PAGE_FILE } = require('./records')
 
 const USAGE = `Usage: npm run figures -- [--condition ${CONDITIONS.join(' | ')}] [--only SOURCES]
 
@@ -37,7 +37,7 @@ async function main (argv, { stdout }) {
   const setting = { node: process.version, cpu: os.cpus()[0]?.model.trim() ?? 'unknown', condition }
   stdout.write(`figures: ${names.join(', ')} on Node ${setting.node}, ${setting.cpu}, ${condition}\n`)
 
-  const mainLine = Number(fs.readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim())
+  const mainLine = readMainLine()
   let records = readRecords()
   const quotesBefore = quotesOn(records, mainLine)
   let failed = false
@@ -108,7 +108,8 @@ function startCpuHog () {
 function updateQuotes (before, after, root = ROOT) {
   const lines = []
   for (const quote of after) {
-    const old = before.find((entry) => entry.id === quote.id && entry.page === quote.page)
+    // A figure can be quoted twice in a page, each of another line.
+    const old = before.find((entry) => entry.id === quote.id && entry.page === quote.page && entry.line === quote.line)
     const file = path.join(root, quote.page)
     const text = fs.readFileSync(file, 'utf8')
     if (text.includes(quote.text)) continue

@@ -61,8 +61,13 @@ function rangeOn (records, id, line) {
 function quotesOn (records, line) {
   return QUOTES.flatMap((quote) => {
     const range = rangeOn(records, quote.id, quote.line ?? line)
-    return range ? [{ id: quote.id, page: quote.page, text: quote.text(range) }] : []
+    return range ? [{ id: quote.id, page: quote.page, line: quote.line, text: quote.text(range) }] : []
   })
+}
+
+/** The Node line pages quote by default: .nvmrc's. */
+function mainLine () {
+  return Number(fs.readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim())
 }
 
 /** docs/figures.md, made from `records`; `mainLine`, .nvmrc's. */
@@ -123,4 +128,4 @@ function escapeCell (text) {
   return String(text).replace(/\|/g, '\\|')
 }
 
-module.exports = { RECORDS_FILE, PAGE_FILE, lineOf, readRecords, writeRecords, withValue, rangeOn, quotesOn, renderPage }
+module.exports = { RECORDS_FILE, PAGE_FILE, lineOf, mainLine, readRecords, writeRecords, withValue, rangeOn, quotesOn, renderPage }

@@ -10,10 +10,10 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { ROOT } = require('../../tooling/repo')
 const { QUOTES, SOURCES, figureOf } = require('../../figures/catalogue')
-const { readRecords, withValue, rangeOn, quotesOn, renderPage, lineOf, PAGE_FILE } = require('../../figures/records')
+const { readRecords, withValue, rangeOn, quotesOn, renderPage, lineOf, mainLine: readMainLine, PAGE_FILE } = require('../../figures/records')
 const nodeLines = require('../../.ci/node-lines.json')
 
-const mainLine = Number(fs.readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim())
+const mainLine = readMainLine()
 const records = readRecords()
 
 t.test('every quote of a figure is its range on .nvmrc\'s line, in its page', async (t) => {
@@ -43,8 +43,7 @@ t.test('each record: a known figure, from a tested line, in a named setting, fro
   // machines.
   // (A quote of another line, set beside the main one's, is held here
   // as it is.)
-  const ofMainLine = new Set(QUOTES.filter((quote) => quote.line === undefined).map((quote) => `${quote.id} ${quote.page}`))
-  for (const quote of quotesOn(records, mainLine).filter((entry) => ofMainLine.has(`${entry.id} ${entry.page}`))) {
+  for (const quote of quotesOn(records, mainLine).filter((entry) => entry.line === undefined)) {
     const settings = (records[quote.id] ?? []).filter((entry) => lineOf(entry.node) === mainLine)
     const measuredOnce = SOURCES[figureOf(quote.id).source].conditions?.length === 1
     t.ok(measuredOnce || settings.length >= 2, `${quote.id}: quoted from ${settings.length} settings`)
@@ -74,4 +73,9 @@ t.test('npm run figures rewrites a quote that moved where its old text is, and n
   t.match(lines[0], /"101 to 261 in `npm start`" is now "150 to 210 in `npm start`"/)
   const missing = updateQuotes([], [{ id: 'flame.slow-top', page: 'PAGE.md', text: '(70 to 80 % of the' }], root)
   t.match(missing[0], /write flame\.slow-top as "\(70 to 80 % of the" \(its old text was not found\)/, 'named, not written')
+  // The same figure quoted for two lines in one page: each quote moves its own text.
+  fs.writeFileSync(path.join(root, 'PAGE.md'), '| 24 | 86.0 |\n| 26 | 75.4 |\n')
+  const twoLines = (of24, of26) => [{ id: 'flame.slow-top', page: 'PAGE.md', line: 24, text: `| 24 | ${of24} |` }, { id: 'flame.slow-top', page: 'PAGE.md', line: 26, text: `| 26 | ${of26} |` }]
+  updateQuotes(twoLines('86.0', '75.4'), twoLines('86.0', '71.8 to 77.7'), root)
+  t.equal(fs.readFileSync(path.join(root, 'PAGE.md'), 'utf8'), '| 24 | 86.0 |\n| 26 | 71.8 to 77.7 |\n', "26's row rewritten, 24's kept")
 })
