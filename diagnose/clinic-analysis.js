@@ -15,7 +15,8 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { pipeline } = require('node:stream')
 const { ROOT } = require('../tooling/repo')
-const { judgeMachine, describeDoctorVerdict } = require('./doctor-verdict')
+const { describeDoctorVerdict } = require('./doctor-verdict')
+const { judgeMachine } = require('./machine')
 const { markProfilerOutput, hottestFrames, ownFramesByTotal } = require('./flame-frames')
 
 const CLINIC_PACKAGES = ['clinic', '@clinic/doctor', '@clinic/flame']

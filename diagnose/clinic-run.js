@@ -6,7 +6,7 @@
 // spaces: under a folder whose name has a space (or with node in
 // `C:\Program Files`) the load never starts, clinic ignores its exit code,
 // and the tool profiles an idle server as if all went well. Here the load is
-// autocannon's API, started in a process of its own (clinic-load.js) once
+// autocannon's API, started in a process of its own (load.js) once
 // the tool reports the port: no shell reads any path, on any system, and
 // the parent sees how many 2xx responses the load got.
 //
@@ -19,20 +19,18 @@
 //                  duration or amount, headers, timeLimitSeconds }, `html`
 //                  whether to write the HTML report (a few seconds of CPU);
 // child -> parent  { type: 'loaded', load } once the load is done (`load.cpu`
-//                  how the machine's CPU was spent meanwhile: cpuDuring), then
+//                  how the machine's CPU was spent meanwhile: load.js's
+//                  cpuDuring), then
 //                  { type: 'done', dataDir, html } or { type: 'failed', error }.
 // The parent gone, the run stops with it.
 
-const os = require('node:os')
 const path = require('node:path')
 const { promisify } = require('node:util')
-const { fork } = require('node:child_process')
-const { cpuTimes } = require('../tooling/cpu-times')
+const { runLoad, describeLoad } = require('./load')
 
 // The tools clinic's command line runs, from clinic's own dependencies (its
 // version is pinned exactly in package.json and checked by clinic-analysis.js).
 const CLINIC_ROOT = path.dirname(require.resolve('clinic/package.json'))
-const CLINIC_LOAD = path.join(__dirname, 'clinic-load.js')
 const TOOL_PACKAGES = { doctor: '@clinic/doctor', flame: '@clinic/flame', bubbleprof: '@clinic/bubbleprof', heapprofiler: '@clinic/heap-profiler' }
 
 /**
@@ -64,64 +62,7 @@ async function runClinic ({ tool, command, load, html: writeHtml = true }, { onL
   return { dataDir, html, load: loaded }
 }
 
-// The load, in a process of its own (clinic-load.js: why there). Resolves
-// to its result (see there) with `cpu`, how the machine's CPU went
-// meanwhile (cpuDuring); never rejects: a load that could not run is one
-// that got no 2xx.
-function runLoad (port, load) {
-  return new Promise((resolve) => {
-    const cpu = cpuDuring()
-    const child = fork(CLINIC_LOAD, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-    let result = null
-    child.on('message', (message) => { if (message.type === 'result') result = message.result })
-    child.once('error', () => {})
-    child.once('close', (code, signal) => {
-      result ??= { requests: 0, ok: 0, non2xx: 0, errors: 1, timeouts: 0, seconds: 0, stopped: false, cpuMs: 0, error: `the load's process ended (${signal ?? `exit code ${code}`})` }
-      resolve({ ...result, cpu: cpu.end(result.cpuMs) })
-    })
-    child.send({ type: 'load', port, load })
-  })
-}
-
-/**
- * How the machine's CPU was spent from now until `end()`: end() returns
- * { from, to } (Date.now(), the clock Doctor's samples carry), `cores`,
- * `allMs` and `busyMs` (CPU time of every core, and the part not idle, from
- * os.cpus(): /proc/stat on Linux, the kernel's counters on macOS and
- * Windows), and `loadMs`, the CPU the run's own processes used besides the
- * server: this one (clinic's collector) and the load's (`loadChildMs`).
- * `allMs` is null where the OS gives no CPU times (os.cpus() empty or all
- * zero): how busy the machine was is then unknown. The same reading as
- * bench/measure/machine.js's sampleCpuBusy (tooling/cpu-times.js), over the
- * load instead of half a second before it. The server's own CPU is Doctor's to measure (its
- * samples, in the server): clinic-analysis.js puts the two together.
- */
-function cpuDuring () {
-  const from = Date.now()
-  const before = cpuTimes()
-  const ownBefore = process.cpuUsage()
-  return {
-    end (loadChildMs = 0) {
-      const after = cpuTimes()
-      const own = process.cpuUsage(ownBefore)
-      const allMs = after.all - before.all
-      return {
-        from,
-        to: Date.now(),
-        cores: os.cpus().length,
-        allMs: allMs > 0 ? allMs : null,
-        busyMs: allMs > 0 ? allMs - (after.idle - before.idle) : null,
-        loadMs: (own.user + own.system) / 1000 + loadChildMs
-      }
-    }
-  }
-}
-
-function describeLoad ({ connections, duration, amount }) {
-  return `autocannon -c ${connections}, ${amount ? `${amount.toLocaleString('en-US')} requests` : `${duration} s`}`
-}
-
-module.exports = { runClinic, cpuDuring }
+module.exports = { runClinic }
 
 if (require.main === module) {
   process.once('message', ({ type, ...job }) => {

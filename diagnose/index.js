@@ -15,37 +15,15 @@ const path = require('node:path')
 const { fork, spawnSync } = require('node:child_process')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
 const { ROOT, VARIANTS, STORY_SERVERS, shownPath } = require('../tooling/repo')
-const { STORY_REQUEST_HEADERS } = require('../tooling/story-headers')
 const { resolveServerPath } = require('../tooling/server-path')
-const { SEED_PATH } = require('../core/seed-contract')
+const { DEFAULTS, REQUESTS_BY_SERVER, DOCTOR_CONNECTIONS, loadFor, defaultConnections, describeOutcome } = require('./load')
+const { formatFrames } = require('./frames-table')
 
 // clinic runs from here: its reports and its scratch files (Doctor's
 // node_trace.*.log) stay out of the repo's root.
 const CLINIC_DIR = path.join(ROOT, '.clinic')
 const CLINIC_RUN = path.join(__dirname, 'clinic-run.js')
 const TOOLS = ['doctor', 'flame', 'bubbleprof', 'heapprofiler']
-const DEFAULTS = { connections: 100, duration: 5 }
-// slow is loaded by a count of requests, as the benchmark loads it: it adds
-// a listener per request, so what Doctor and Flame see depends on how many
-// requests it has served, and a load by seconds would show a fast laptop a
-// different server from a slow one (Doctor's verdict moved from event-loop
-// to gc on one machine as it sped up). docs/diagnose.md has the runs that
-// chose the count.
-const REQUESTS_BY_SERVER = { slow: 600 }
-// Doctor gets autocannon's own default of 10 connections instead. libuv
-// (since its PR #3696, in every Node this project supports) accepts one
-// connection per event-loop turn, so a blocked server like slow takes one
-// long turn per connection to accept them all: with 100, its handle count
-// climbs step by step for seconds. Doctor's handles check is a sign test
-// that flags 24 or more steps the same way inside its window, so it called
-// that ramp an I/O issue (verdict "unknown": delay and handles) in about one
-// run in 25 here, depending on how many turns fit in the window. With 10
-// connections the ramp has at most 10 steps and cannot trip that test; the
-// verdict then rests on the event-loop delay, which is slow's real problem.
-const DOCTOR_CONNECTIONS = 10
-// A load by a count of requests stops after this long (a laptop far slower
-// than ours); a load by seconds, a few seconds after its duration.
-const COUNTED_LOAD_TIME_LIMIT_SECONDS = 60
 // Beyond the load itself, time for clinic to start, collect, analyse and
 // write its report. Under Windows' node.exe on Wine, Flame on slow took 33 s
 // to start loading, 25 s to analyse and 30 s for its HTML (2 cores, load
@@ -117,19 +95,6 @@ async function diagnose (tool, server, {
   return { code: 0, report: run.html, dataDir: run.dataDir, load: run.load, ...await readFindings(tool, analysis, variant, run) }
 }
 
-// autocannon's load on `variant`: its size (loadSize), the story's request
-// fields, and how long it may take.
-function loadFor (variant, { connections, duration, requests }) {
-  const size = loadSize(variant, { duration, requests })
-  return {
-    path: SEED_PATH,
-    connections,
-    ...size,
-    headers: STORY_REQUEST_HEADERS[variant] ?? {},
-    timeLimitSeconds: size.amount ? COUNTED_LOAD_TIME_LIMIT_SECONDS : size.duration + 5
-  }
-}
-
 // The command clinic starts. The logging story's servers log into a
 // synchronous file, as they do in the bench, rather than into 0x's pipe
 // (see the preload).
@@ -153,20 +118,6 @@ async function readFindings (tool, analysis, variant, run) {
     return { frames: folded, profilerShare, ownShare, allFrames: all, ownByTotal }
   }
   return {}
-}
-
-// slow by its count of requests unless told otherwise; anything else for
-// `duration` seconds (5 by default) unless given a count.
-function loadSize (variant, { duration, requests }) {
-  if (requests) return { amount: requests }
-  if (duration) return { duration }
-  if (REQUESTS_BY_SERVER[variant]) return { amount: REQUESTS_BY_SERVER[variant] }
-  return { duration: DEFAULTS.duration }
-}
-
-function describeOutcome ({ requests, non2xx, errors, timeouts, error }) {
-  if (error) return error
-  return `${requests} responses, ${non2xx} not 2xx, ${errors} errors, ${timeouts} timeouts`
 }
 
 // Run clinic-run.js in a child process in .clinic/, echoing what it prints.
@@ -226,15 +177,6 @@ function removeStaleTraceLogs (log) {
     log(`removing ${file}, left in .clinic/ by an interrupted clinic run`)
     fs.rmSync(path.join(CLINIC_DIR, file))
   }
-}
-
-function defaultConnections (tool) {
-  return tool === 'doctor' ? DOCTOR_CONNECTIONS : DEFAULTS.connections
-}
-
-function formatFrames (title, frames) {
-  return [title, ...frames.map((f) =>
-    `  ${(f.share * 100).toFixed(1).padStart(5)} %  ${f.functionName}  ${f.location}${f.own ? '   <- this repo' : ''}`)].join('\n')
 }
 
 function resolveOrNull (id) {

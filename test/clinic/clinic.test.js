@@ -132,7 +132,10 @@ t.test('a load that gets no 2xx response fails the diagnosis', async (t) => {
 
 // On a machine where other processes took fixed's CPU (judged from what
 // they used during the load: docs/diagnose.md, "Doctor on a busy machine"),
-// the verdict says so and names no issue of fixed; otherwise it is "no issue".
+// the verdict says so and names no issue of fixed; otherwise it is "no
+// issue", which Doctor's CPU check alone may follow with what it misread
+// (a few samples off the core, beside the load: "Doctor's CPU check on a
+// busy server").
 t.test('doctor on fixed reports no issue, or that the machine was too busy to judge', async (t) => {
   const result = await diagnose('doctor', 'fixed', options)
   t.equal(result.code, 0, result.error)
@@ -140,9 +143,10 @@ t.test('doctor on fixed reports no issue, or that the machine was too busy to ju
   const figures = `${JSON.stringify(result.analysis.issues)}; ${JSON.stringify(result.machine)}`
   if (result.machine.busy && result.analysis.issueCategory !== 'none') {
     t.match(result.verdict, /^fixed: not judged: the machine was busy \(other processes used \d+ % of the CPU during the load; fixed got [\d.]+ of a core\)\. Run it again on a quieter machine\. /, figures)
+  } else if (result.analysis.issueCategory === 'none') {
+    t.equal(result.verdict, 'fixed: no issue detected', figures)
   } else {
-    t.equal(result.analysis.issueCategory, 'none', figures)
-    t.equal(result.verdict, 'fixed: no issue detected')
+    t.match(result.verdict, /^fixed: no issue detected \(Doctor's headline, io issue detected, rests on its CPU check alone, and fixed used [\d.]+ of a core in its median sample: not a server waiting on I\/O\)$/, figures)
   }
 })
 
