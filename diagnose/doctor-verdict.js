@@ -4,6 +4,8 @@
 // during the load (machine.js). Pure: clinic-analysis.js reads the
 // findings from clinic's data.
 
+const { describeMachine } = require('./machine')
+
 // Doctor's CPU check (@clinic/doctor/analysis/analyse-cpu.js) splits the
 // server's CPU samples into two modes with a hidden Markov model, takes the
 // lower one for the application (the higher is V8's extra threads, at GC)
@@ -45,10 +47,9 @@ function describeDoctorVerdict (variant, { issueCategory, issues }, machine = nu
     .map(([name]) => name)
   const headline = `${issueCategory} issue detected`
   const busy = machine?.measured && machine.busy
-  const others = `other processes used ${Math.round(machine?.othersShare * 100)} % of the CPU during the load`
+  const { others, notJudged } = machine?.measured ? describeMachine(variant, machine) : {}
   if (busy && !(flagged.includes('delay') && machine.delayBeyondMachine)) {
-    return `${variant}: not judged: the machine was busy (${others}; ${variant} got ${machine.serverCores.toFixed(2)} of a core). ` +
-      `Run it again on a quieter machine. Doctor's headline, read from a server short of CPU: ${headline}` +
+    return `${notJudged} Doctor's headline, read from a server short of CPU: ${headline}` +
       `${flagged.length > 0 ? ` (flagged: ${flagged.join(', ')})` : ''}`
   }
   if (flagged.length === 1 && flagged[0] === 'cpu' && machine?.measured && machine.serverMedianCores >= CPU_CHECK_CORES) {

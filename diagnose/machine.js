@@ -52,7 +52,7 @@ function judgeMachine (cpu, samples) {
   }
   const during = samples.filter((s) => s.timestamp > cpu.from && s.timestamp <= cpu.to)
   const wallMs = cpu.to - cpu.from
-  if (during.length < 2 || !(wallMs > 0)) return { measured: false, why: 'Doctor took no samples during the load' }
+  if (during.length < 2 || !(wallMs > 0)) return { measured: false, why: 'the server was not sampled during the load' }
   let serverMs = 0
   for (let i = 1; i < during.length; i++) serverMs += during[i].cpu * (during[i].timestamp - during[i - 1].timestamp)
   const sampledMs = during[during.length - 1].timestamp - during[0].timestamp
@@ -73,4 +73,15 @@ function median (values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
-module.exports = { judgeMachine, BLOCKED_SHARE }
+// The words every verdict uses for what the machine did: `others` what
+// other processes took, `notJudged` the start of a verdict that judges
+// nothing because the server did not get its share (machine.busy).
+function describeMachine (variant, machine) {
+  const others = `other processes used ${Math.round(machine.othersShare * 100)} % of the CPU during the load`
+  return {
+    others,
+    notJudged: `${variant}: not judged: the machine was busy (${others}; ${variant} got ${machine.serverCores.toFixed(2)} of a core). Run it again on a quieter machine.`
+  }
+}
+
+module.exports = { judgeMachine, describeMachine }

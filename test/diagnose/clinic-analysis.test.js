@@ -134,7 +134,7 @@ t.test('where the OS gives no CPU times, the verdict is Doctor\'s and says the m
   t.same(unknown, { measured: false, why: 'the OS gave no CPU times' })
   t.equal(analysis.describeDoctorVerdict('fixed', IO_ON_FIXED, unknown), 'fixed: io issue detected (flagged: cpu; how busy the machine was is unknown: the OS gave no CPU times)')
   t.equal(analysis.describeDoctorVerdict('fixed', { issueCategory: 'none', issues: {} }, unknown), 'fixed: no issue detected')
-  t.same(analysis.judgeMachine(load({ busyShare: 0.9 }), []), { measured: false, why: 'Doctor took no samples during the load' })
+  t.same(analysis.judgeMachine(load({ busyShare: 0.9 }), []), { measured: false, why: 'the server was not sampled during the load' })
 })
 
 t.test("Flame's hottest frame on slow is the ETag middleware's after listener", async (t) => {

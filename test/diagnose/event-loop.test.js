@@ -1,0 +1,78 @@
+'use strict'
+
+// `npm run event-loop` (diagnose/event-loop.js): the verdict's words, and
+// real runs: slow's delay flagged, fixed's not (or not judged on a busy
+// machine), as Doctor judges them.
+
+const t = require('tap')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { measureEventLoop, describeEventLoopVerdict, formatSamples } = require('../../diagnose/event-loop')
+const { ROOT } = require('../../tooling/repo')
+
+const quiet = () => {}
+const SUMMARY = { p50: 0.1, p99: 12.4, max: 41, utilization: 0.97 }
+const QUIET = { measured: true, busy: false, othersShare: 0, serverCores: 0.95, delayBeyondMachine: false }
+const BUSY = { measured: true, busy: true, othersShare: 0.48, serverCores: 0.52, delayBeyondMachine: false }
+
+t.test('the verdict: flagged, not flagged, not judged, in Doctor\'s words', async (t) => {
+  t.equal(describeEventLoopVerdict('fixed', { summary: SUMMARY, flagged: false }, QUIET),
+    'fixed: no delay flagged (median 0.1 ms, p99 12 ms, max 41 ms; loop busy 97 % of the time)')
+  const slow = { p50: 6.1, p99: 192, max: 230, utilization: 0.91 }
+  t.equal(describeEventLoopVerdict('slow', { summary: slow, flagged: true }, QUIET),
+    'slow: the event-loop delay is flagged (median 6.1 ms, p99 192 ms, max 230 ms; loop busy 91 % of the time)')
+  t.equal(describeEventLoopVerdict('fixed', { summary: { ...SUMMARY, max: 368 }, flagged: true }, BUSY),
+    'fixed: not judged: the machine was busy (other processes used 48 % of the CPU during the load; fixed got 0.52 of a core). ' +
+    'Run it again on a quieter machine. Read from a server short of CPU: the delay is flagged (median 0.1 ms, p99 12 ms, max 368 ms; loop busy 97 % of the time)')
+  t.equal(describeEventLoopVerdict('slow', { summary: slow, flagged: true }, { ...BUSY, delayBeyondMachine: true }),
+    'slow: the event-loop delay is flagged (median 6.1 ms, p99 192 ms, max 230 ms; loop busy 91 % of the time; ' +
+    'the machine was busy (other processes used 48 % of the CPU during the load), and the delay is beyond what that explains)')
+  t.equal(describeEventLoopVerdict('fixed', { summary: SUMMARY, flagged: false }, BUSY),
+    'fixed: no delay flagged (median 0.1 ms, p99 12 ms, max 41 ms; loop busy 97 % of the time)', 'nothing flagged is no delay, busy or not')
+  t.match(describeEventLoopVerdict('fixed', { summary: SUMMARY, flagged: false }, { measured: false, why: 'the OS gave no CPU times' }),
+    /; how busy the machine was is unknown: the OS gave no CPU times\)$/)
+})
+
+t.test('each second on a line, its late share as a bar', async (t) => {
+  const text = formatSamples('slow', [
+    { seconds: 1, delay: 850, p50: 104.4, p99: 157.5, max: 157.5, utilization: 1, cpu: 0.94 },
+    { seconds: 1, delay: 0, p50: 0, p99: 1.9, max: 2.1, utilization: 0.66, cpu: 0.51 }
+  ])
+  const [, , first, second] = text.split('\n')
+  t.match(first, /^ {3}1 {2}#########\. {2}85 % +104\.4 +157\.5 +157\.5 +100 % +0\.94$/)
+  t.match(second, /^ {3}2 {2}\.{10} {3}0 % +0\.0 +1\.9 +2\.1 +66 % +0\.51$/)
+})
+
+// Real runs under the load Doctor gets (fixed for 2 s, not 5: the verdict
+// is the same, and npm test is long enough).
+t.test('slow: the delay is flagged, by Doctor\'s rule', async (t) => {
+  const result = await measureEventLoop('slow', { log: quiet })
+  t.equal(result.code, 0, result.error)
+  t.equal(result.load.ok, 600)
+  t.equal(result.flagged, true, JSON.stringify(result.summary))
+  t.match(result.verdict, /^slow: the event-loop delay is flagged \(median [\d.]+ ms, p99 \d+ ms, max \d+ ms; loop busy \d+ % of the time[;)]/)
+  t.ok(result.samples.length >= 2, `a sample a second: ${result.samples.length}`)
+})
+
+t.test('fixed: no delay flagged, or not judged on a busy machine', async (t) => {
+  const result = await measureEventLoop('fixed', { log: quiet, duration: 2 })
+  t.equal(result.code, 0, result.error)
+  const figures = `${JSON.stringify(result.summary)}; ${JSON.stringify(result.machine)}`
+  if (result.machine.busy && result.flagged) {
+    t.match(result.verdict, /^fixed: not judged: the machine was busy \(/, figures)
+  } else {
+    t.equal(result.flagged, false, figures)
+    t.match(result.verdict, /^fixed: no delay flagged \(/, figures)
+  }
+})
+
+t.test('bad arguments exit 2; a load with no 2xx exits 1', async (t) => {
+  const run = (...args) => spawnSync(process.execPath, [path.join(ROOT, 'diagnose', 'event-loop.js'), ...args], { cwd: ROOT, encoding: 'utf8' })
+  const missing = run('slowest')
+  t.equal(missing.status, 2)
+  t.match(missing.stderr, /no file or folder at .*slowest: give a variant/)
+  t.equal(run('slow', '--duration', '1', '--requests', '5').status, 2)
+  const failing = await measureEventLoop(path.join(__dirname, 'fixtures', 'answers-503.js'), { log: quiet, duration: 1 })
+  t.equal(failing.code, 1)
+  t.match(failing.error, /the load got no 2xx response from .*answers-503\.js/)
+})
