@@ -60,6 +60,33 @@ const SOURCES = {
       'doctor.seconds': seconds
     })
   },
+  'doctor-fixed': {
+    what: 'npm run doctor -- fixed',
+    argv: ['diagnose', 'doctor', 'fixed'],
+    read: ({ stdout, seconds }) => ({
+      'doctor-fixed.verdict': verdictOf(lastLineStarting(stdout, 'Doctor: fixed: ')),
+      'doctor-fixed.seconds': seconds
+    })
+  },
+  // Doctor's question asked with Node's own perf_hooks, beside Doctor.
+  'event-loop': {
+    what: 'npm run event-loop -- slow',
+    argv: [path.join('diagnose', 'event-loop.js'), 'slow'],
+    read: ({ stdout, seconds }) => ({
+      'event-loop.slow': verdictOf(lastLineStarting(stdout, 'event-loop: slow: ')),
+      'event-loop.slow-max': maxDelay(lastLineStarting(stdout, 'event-loop: slow: ')),
+      'event-loop.seconds': seconds
+    })
+  },
+  'event-loop-fixed': {
+    what: 'npm run event-loop -- fixed',
+    argv: [path.join('diagnose', 'event-loop.js'), 'fixed'],
+    read: ({ stdout, seconds }) => ({
+      'event-loop-fixed.verdict': verdictOf(lastLineStarting(stdout, 'event-loop: fixed: ')),
+      'event-loop-fixed.max': maxDelay(lastLineStarting(stdout, 'event-loop: fixed: ')),
+      'event-loop-fixed.seconds': seconds
+    })
+  },
   flame: {
     what: 'npm run flame -- slow',
     argv: ['diagnose', 'flame', 'slow'],
@@ -76,7 +103,8 @@ const SOURCES = {
 }
 
 const times = (value) => value >= 20 ? String(Math.round(value)) : value >= 2 ? value.toFixed(1) : value.toFixed(2)
-const seconds = (value) => String(Math.round(value))
+// Seconds and milliseconds are written whole.
+const whole = (value) => String(Math.round(value))
 
 // The figures that are not a benchmark's ratio: what each is, and how a
 // value is written.
@@ -84,9 +112,17 @@ const NAMED = {
   'instructions.slow-fast': { what: "instructions per request, slow at its 232nd listener / fast's", format: times },
   'instructions.fast-fixed': { what: "instructions per request, fast's / fixed's", format: times },
   'doctor.slow': { what: "Doctor's verdict on slow (its last line)", format: String },
-  'doctor.seconds': { what: 'npm run doctor -- slow, start to verdict, in seconds', format: seconds },
+  'doctor.seconds': { what: 'npm run doctor -- slow, start to verdict, in seconds', format: whole },
+  'doctor-fixed.verdict': { what: "Doctor's verdict on fixed (its last line up to its figures)", format: String },
+  'doctor-fixed.seconds': { what: 'npm run doctor -- fixed, start to verdict, in seconds', format: whole },
+  'event-loop.slow': { what: 'npm run event-loop -- slow: its verdict (the last line up to its figures)', format: String },
+  'event-loop.slow-max': { what: 'npm run event-loop -- slow: the longest event-loop delay of the load, in ms', format: whole },
+  'event-loop.seconds': { what: 'npm run event-loop -- slow, start to verdict, in seconds', format: whole },
+  'event-loop-fixed.verdict': { what: 'npm run event-loop -- fixed: its verdict (the last line up to its figures)', format: String },
+  'event-loop-fixed.max': { what: 'npm run event-loop -- fixed: the longest event-loop delay of the load, in ms', format: whole },
+  'event-loop-fixed.seconds': { what: 'npm run event-loop -- fixed, start to verdict, in seconds', format: whole },
   'flame.slow-top': { what: "the share of Flame's samples on slow's hottest frame by self time, slow/etag.js:25 (the 'after' listener), %", format: (value) => value.toFixed(1) },
-  'flame.seconds': { what: 'npm run flame -- slow, start to frames, in seconds', format: seconds },
+  'flame.seconds': { what: 'npm run flame -- slow, start to frames, in seconds', format: whole },
   'serializer.fixed-body': { what: "JSON.stringify's time / fast-json-stringify's, on fixed's body (10,000 characters of hex)", format: (value) => value.toFixed(2) },
   'serializer.small-body': { what: "JSON.stringify's time / fast-json-stringify's, on a body of the same shape with 64 characters of data", format: (value) => value.toFixed(2) }
 }
@@ -99,7 +135,7 @@ function figureOf (id) {
   if (bench) {
     if (!BENCH_MODES[bench[1]]) return null
     const isSeconds = bench[2] === 'seconds'
-    return { source: bench[1], what: isSeconds ? 'the run, in seconds' : bench[2], format: isSeconds ? seconds : times }
+    return { source: bench[1], what: isSeconds ? 'the run, in seconds' : bench[2], format: isSeconds ? whole : times }
   }
   const named = NAMED[id]
   if (!named) return null
@@ -139,6 +175,20 @@ function lastLineStarting (stdout, prefix) {
   const line = stdout.split('\n').reverse().find((text) => text.startsWith(prefix))
   if (!line) throw new Error(`no line starting "${prefix}"`)
   return line
+}
+
+// A verdict line up to its figures: what it judged, the same run after run
+// ("Doctor: fixed: no issue detected", "event-loop: fixed: not judged: the
+// machine was busy").
+function verdictOf (line) {
+  return line.split(' (')[0]
+}
+
+// The longest delay an event-loop verdict gives ("max 230 ms").
+function maxDelay (line) {
+  const match = /\bmax ([\d.]+) ms/.exec(line)
+  if (!match) throw new Error(`no max delay in "${line}"`)
+  return Number(match[1])
 }
 
 // The first frame under Flame's "Hottest frames by self time": its share,
