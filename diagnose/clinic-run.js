@@ -32,6 +32,10 @@ const { runLoad, describeLoad } = require('./load')
 // version is pinned exactly in package.json and checked by clinic-analysis.js).
 const CLINIC_ROOT = path.dirname(require.resolve('clinic/package.json'))
 const TOOL_PACKAGES = { doctor: '@clinic/doctor', flame: '@clinic/flame', bubbleprof: '@clinic/bubbleprof', heapprofiler: '@clinic/heap-profiler' }
+// Flame's tick log is turned into frames by `node --prof-process`, which 0x
+// starts with this process's environment: this preload lets it name Node's
+// own C++ functions (it does nothing in the other processes that inherit it).
+const TICK_PROCESSOR_SYMBOLS = path.join(__dirname, 'tick-processor-symbols.js')
 
 /**
  * Run clinic `tool` on the server `command` starts, loading it once it
@@ -41,6 +45,7 @@ const TOOL_PACKAGES = { doctor: '@clinic/doctor', flame: '@clinic/flame', bubble
  */
 async function runClinic ({ tool, command, load, html: writeHtml = true }, { onLoaded = () => {} } = {}) {
   const Tool = require(require.resolve(TOOL_PACKAGES[tool], { paths: [CLINIC_ROOT] }))
+  if (tool === 'flame') process.env.NODE_OPTIONS = withPreload(process.env.NODE_OPTIONS, TICK_PROCESSOR_SYMBOLS)
   // The settings clinic's command line gives every tool by default.
   const instance = new Tool({ sampleInterval: 10, detectPort: true, dest: '.' })
   instance.on('warning', (warning) => console.log(`Warning: ${warning}`))
@@ -62,7 +67,14 @@ async function runClinic ({ tool, command, load, html: writeHtml = true }, { onL
   return { dataDir, html, load: loaded }
 }
 
-module.exports = { runClinic }
+// NODE_OPTIONS with `--require file` added: quoted as NODE_OPTIONS reads
+// quotes (a backslash escapes the next character), so that a path with a
+// space or Windows' backslashes arrives whole.
+function withPreload (nodeOptions = '', file) {
+  return `${nodeOptions} --require ${JSON.stringify(file)}`.trim()
+}
+
+module.exports = { runClinic, withPreload }
 
 if (require.main === module) {
   process.once('message', ({ type, ...job }) => {

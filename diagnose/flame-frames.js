@@ -86,7 +86,9 @@ function hottestFrames (tree, top, root, { leaveOutProfiler = false } = {}) {
     }
     if (node.onStackTop.asViewed === 0 || node.id === 0) return
     const file = repoPath(root, node.fullFileName) ?? node.fileName
-    const location = file ? `${file}:${node.lineNumber}` : `[${node.type}]`
+    // A frame Flame calls [SHARED_LIB] has a file and no line: code of that
+    // binary or library that the profiler found no symbol for.
+    const location = !file ? `[${node.type}]` : node.lineNumber === null ? file : `${file}:${node.lineNumber}`
     const key = `${node.functionName} ${location}`
     const frame = byFrame.get(key) || { functionName: node.functionName || '(anonymous)', location, samples: 0, own: Boolean(ownCodePath(root, node.fullFileName)) }
     frame.samples += node.onStackTop.asViewed

@@ -101,6 +101,13 @@ t.test("flame on slow, in the clone: the ETag middleware's after listener on top
   t.ok(Number(share) > 30, `with a large share of the samples (${share} %)`)
   const shown = /^ +[\d.]+ % {2}\(anonymous\) {2}(slow\/etag\.js:\d+) {3}<- this repo$/m.exec(readText(path.join(ROOT, 'README.md')))
   t.equal(location, shown?.[1], 'the location the README shows in step 3')
+  // With V8 and C++ frames shown, the listener's time is named: the SHA-512
+  // of the body, in OpenSSL, within Node's binary. Named only with
+  // diagnose/tick-processor-symbols.js: without it Node 26 showed one
+  // "[SHARED_LIB] …/bin/node" row, and Node 24 nothing of it.
+  const native = stdout.split('\nWith V8 and C++ frames shown:\n')[1]?.split('\n\n')[0] ?? ''
+  t.match(native, /^ +[\d.]+ % {2}sha512_block_data_order\S* {2}\[cpp\]$/m, `OpenSSL's SHA-512 among the frames:\n${native}`)
+  t.notMatch(native, /\[SHARED_LIB\] {2}\S*node(?:\.exe)?$/m, 'and no row of the node binary left unnamed')
 })
 
 t.test('trace-leak, in the clone: the README\'s last line', async (t) => {

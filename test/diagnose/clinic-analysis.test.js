@@ -208,6 +208,28 @@ t.test("the profiler's own writes are left out of the default view, not given to
   t.match(all.find((frame) => frame.functionName.startsWith('__write')), { location: '[system]' }, 'and shown for themselves with every frame shown')
 })
 
+// Node's own C++ as Flame showed it on Node 26 before the tick processor
+// could name it (diagnose/tick-processor-symbols.js): the recorded profile
+// of slow with 300 samples more, each in code of the node binary that had
+// no name, called from the after listener (slow/etag.js:25).
+t.test("code the profiler could not name is one [SHARED_LIB] row with its file, and stays its caller's in the default view", async (t) => {
+  const data = path.join(t.testdir(), path.basename(FLAME_DATA))
+  fs.mkdirSync(data)
+  for (const file of fs.readdirSync(FLAME_DATA)) fs.copyFileSync(path.join(FLAME_DATA, file), path.join(data, file))
+  const samplesFile = path.join(data, 'slow.clinic-flame-samples')
+  const samples = JSON.parse(fs.readFileSync(samplesFile, 'utf8'))
+  const isListener = (frame) => / \/.*\/slow\/etag\.js:25:\d+$/.test(frame.name)
+  const through = samples.find((stack) => stack.some(isListener))
+  const inListener = through.slice(0, through.findIndex(isListener) + 1)
+  const unnamed = Array.from({ length: 300 }, () => [...inListener, { name: '/opt/node-v26.12.1-linux-x64/bin/node', type: 'SHARED_LIB' }])
+  fs.writeFileSync(samplesFile, JSON.stringify([...samples, ...unnamed]))
+  const { folded, all } = await analysis.readHottestFrames(data, { root: RECORDED_ROOT })
+  t.match(all[0], { functionName: '[SHARED_LIB]', own: false })
+  t.equal(all[0].location, '/opt/node-v26.12.1-linux-x64/bin/node', 'its file, without a line')
+  t.ok(all[0].share >= 300 / (samples.length + 300), `with all of its samples: ${all[0].share}`)
+  t.match(folded[0], { location: 'slow/etag.js:25', own: true }, 'the after listener keeps them in the default view')
+})
+
 t.test('a data folder with a file missing is a clear error, not a crash', async (t) => {
   const broken = t.testdir({ '1.clinic-doctor': { '1.clinic-doctor-systeminfo': '{}' } })
   await t.rejects(analysis.readDoctorAnalysis(path.join(broken, '1.clinic-doctor')), /1\.clinic-doctor-traceevent is missing/)
