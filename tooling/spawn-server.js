@@ -18,7 +18,8 @@ const STOP_TIMEOUT_MS = 5000
 /**
  * Start `node [nodeArgs] -r tooling/probe.js <entry>` (a variant's folder or
  * any server file, relative to `cwd` or absolute) in `cwd` (the repo root
- * unless given) with PORT=0 and
+ * unless given), run by the Node binary at `node` (this process's unless
+ * given: another Node line's, say), with PORT=0 and
  * `env` added, its stdout a pipe or `stdout` (a file descriptor); under
  * `wrapper` ([command, ...args], valgrind say) when given, which then has
  * `startTimeoutMs` to get it listening. Resolves
@@ -27,8 +28,8 @@ const STOP_TIMEOUT_MS = 5000
  * is not a pipe),
  * stop() sends SIGTERM (SIGKILL if it lingers) and resolves when it exited.
  */
-function spawnServer (entry, { env = {}, nodeArgs = [], stdout = 'pipe', cwd = ROOT, wrapper = [], startTimeoutMs = START_TIMEOUT_MS } = {}) {
-  const command = [...wrapper, process.execPath, ...nodeArgs, '-r', PROBE, path.resolve(cwd, entry)]
+function spawnServer (entry, { env = {}, nodeArgs = [], stdout = 'pipe', cwd = ROOT, wrapper = [], startTimeoutMs = START_TIMEOUT_MS, node = process.execPath } = {}) {
+  const command = [...wrapper, node, ...nodeArgs, '-r', PROBE, path.resolve(cwd, entry)]
   const child = spawn(command[0], command.slice(1), {
     cwd,
     env: { ...process.env, PORT: '0', ...env },
