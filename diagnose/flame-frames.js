@@ -5,8 +5,7 @@
 // their time on the stack. clinic-analysis.js reads the tree from clinic's
 // data and views it through Flame's filters.
 
-const path = require('node:path')
-const { pathInside } = require('../tooling/repo')
+const { repoPath, ownCodePath } = require('./repo-paths')
 
 // The C library's output calls. Flame (0x) runs the
 // server with V8 writing its profile log and, for every function it
@@ -101,26 +100,6 @@ function hottestFrames (tree, top, root, { leaveOutProfiler = false } = {}) {
     leftOut: total > 0 ? leftOut / total : 0,
     ownShare: frames.filter((frame) => frame.own).reduce((sum, frame) => sum + frame.samples, 0) / counted
   }
-}
-
-// Where `file` is inside the repository at `root`, as the tools print it
-// (slow/etag.js), or null: see pathInside. Once per file: a profile names
-// the same few hundred files in thousands of frames, and pathInside asks
-// the file system for both real paths each time.
-const repoPaths = new Map()
-function repoPath (root, file) {
-  const key = `${root}\0${file}`
-  if (!repoPaths.has(key)) {
-    const relative = pathInside(file, { dir: root })
-    repoPaths.set(key, relative ? relative.split(path.sep).join('/') : null)
-  }
-  return repoPaths.get(key)
-}
-
-// The same for the repository's own code only: outside node_modules.
-function ownCodePath (root, file) {
-  const shown = repoPath(root, file)
-  return shown && !shown.split('/').includes('node_modules') ? shown : null
 }
 
 module.exports = { markProfilerOutput, hottestFrames, ownFramesByTotal }

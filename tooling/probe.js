@@ -29,7 +29,12 @@
 //                    launch() started, its content source now serves the
 //                    content made from `seed` (replaced true; false for
 //                    other servers). How `npm run verify` changes the bytes
-//                    of the body to see whether the ETag follows them.
+//                    of the body to see whether the ETag follows them;
+//   parent -> child  { type: 'exit' }, not answered: the process calls
+//                    process.exit(), a normal exit on every system. Node
+//                    writes a --cpu-prof profile only then (not on a
+//                    signal, and Windows has no SIGTERM to send), which is
+//                    how `npm run profile` gets its profile.
 
 const cluster = require('node:cluster')
 const diagnosticsChannel = require('node:diagnostics_channel')
@@ -67,6 +72,8 @@ if (process.send && !cluster.isWorker) {
     } else if (message?.type === 'replace-content') {
       if (contentSource) contentSource.replaceContent(message.seed)
       process.send({ type: 'replace-content', replaced: contentSource !== null })
+    } else if (message?.type === 'exit') {
+      process.exit()
     }
   })
   // The channel alone must not keep a server alive that has stopped.

@@ -14,6 +14,7 @@ const { SEED_PATH } = require('../core/seed-contract')
 const PROBE = path.join(__dirname, 'probe.js')
 const START_TIMEOUT_MS = 15000
 const STOP_TIMEOUT_MS = 5000
+const EXIT_TIMEOUT_MS = 30000
 
 /**
  * Start `node [nodeArgs] -r tooling/probe.js <entry>` (a variant's folder or
@@ -23,10 +24,13 @@ const STOP_TIMEOUT_MS = 5000
  * `env` added, its stdout a pipe or `stdout` (a file descriptor); under
  * `wrapper` ([command, ...args], valgrind say) when given, which then has
  * `startTimeoutMs` to get it listening. Resolves
- * once it listens to { url, origin, child, output(), stop() }: `url` is its
+ * once it listens to { url, origin, child, output(), stop(), exit() }: `url` is its
  * /seed/v1, output() everything it printed so far (stderr only when stdout
  * is not a pipe),
- * stop() sends SIGTERM (SIGKILL if it lingers) and resolves when it exited.
+ * stop() sends SIGTERM (SIGKILL if it lingers) and resolves when it exited,
+ * exit() asks it to exit normally (the probe's { type: 'exit' }, SIGKILL if
+ * it lingers) and resolves when it exited: what --cpu-prof needs to write
+ * its profile.
  */
 function spawnServer (entry, { env = {}, nodeArgs = [], stdout = 'pipe', cwd = ROOT, wrapper = [], startTimeoutMs = START_TIMEOUT_MS, node = process.execPath } = {}) {
   const command = [...wrapper, node, ...nodeArgs, '-r', PROBE, path.resolve(cwd, entry)]
@@ -59,7 +63,7 @@ function spawnServer (entry, { env = {}, nodeArgs = [], stdout = 'pipe', cwd = R
       child.off('message', onMessage)
       const host = message.address.includes(':') ? `[${message.address}]` : message.address
       const origin = `http://${host}:${message.port}`
-      resolve({ url: origin + SEED_PATH, origin, child, output: () => output, stop: () => stop(child) })
+      resolve({ url: origin + SEED_PATH, origin, child, output: () => output, stop: () => stop(child), exit: () => exit(child) })
     }
     child.once('error', (err) => fail(new Error(`${command[0]} did not start: ${err.message}`)))
     child.once('exit', onEarlyExit)
@@ -68,12 +72,26 @@ function spawnServer (entry, { env = {}, nodeArgs = [], stdout = 'pipe', cwd = R
 }
 
 function stop (child) {
+  return untilExit(child, () => child.kill('SIGTERM'))
+}
+
+// Ask `child` to end (`ask`), SIGKILL if it lingers `timeoutMs`; resolves
+// when it exited.
+function untilExit (child, ask, timeoutMs = STOP_TIMEOUT_MS) {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS)
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
     child.once('exit', () => { clearTimeout(timer); resolve() })
-    child.kill('SIGTERM')
+    ask()
   })
+}
+
+// A server asked to exit writes its --cpu-prof profile first: JSON of a few
+// megabytes, a fraction of a second here, longer on a slow disk or under
+// Wine, hence the longer wait before SIGKILL. A channel already closed
+// (send fails) leaves SIGKILL at once.
+function exit (child) {
+  return untilExit(child, () => child.send({ type: 'exit' }, (err) => { if (err) child.kill('SIGKILL') }), EXIT_TIMEOUT_MS)
 }
 
 module.exports = { spawnServer }

@@ -1,52 +1,31 @@
 'use strict'
 
 // The benchmark's HTML page in a real browser: a short real run writes it,
-// headless Chromium (Debian's `chromium`, driven by puppeteer-core) opens it
-// from disk with every request but the page's own refused, and every chart
-// must be drawn, in every target's colour, with the run's ratios in the
-// table. Skipped, saying why, where Chromium is not installed. On every
-// Node line: the page is the run's figures drawn, whatever they are.
+// headless Chromium opens it from disk (test/browser.js) with every request
+// but the page's own refused, and every chart must be drawn, in every
+// target's colour, with the run's ratios in the table. Skipped, saying why,
+// where Chromium is not installed. On every Node line: the page is the
+// run's figures drawn, whatever they are.
 
 const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { pathToFileURL } = require('node:url')
-const { findChromium, NO_CHROMIUM_HINT } = require('../../diagnose/screenshot')
+const { noChromium, launchBrowser, openOffline } = require('../browser')
 const { ratioValueText } = require('../../bench/print/numbers')
 const { bench, SHORT } = require('./bench-helper')
 const { shownPath } = require('../../tooling/repo')
 
-const chromium = findChromium()
-const skip = !chromium && `no Chromium here: ${NO_CHROMIUM_HINT}`
+const skip = noChromium
 // A real run of three targets and a browser: 15 to 20 s, and on two cores
 // beside other busy processes (load 7) 27 to 30 s, over tap's 30 s.
 t.setTimeout(90000)
 
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
-
-// A new page of `browser` in `scheme`, offline, every request but the page's
-// own refused, `html` loaded and its charts made: { page, refused, errors }.
-async function openOffline (browser, html, scheme) {
-  const page = await browser.newPage()
-  await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }])
-  await page.setViewport({ width: 1280, height: 900 })
-  await page.setOfflineMode(true)
-  const refused = []
-  const errors = []
-  await page.setRequestInterception(true)
-  page.on('request', (request) => {
-    if (request.url().startsWith('file://') || request.url().startsWith('data:')) return request.continue()
-    refused.push(request.url())
-    request.abort()
-  })
-  page.on('requestfailed', (request) => refused.push(`${request.url()} (failed)`))
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()) })
-  page.on('pageerror', (err) => errors.push(err.message))
-  // A URL of the path: a # or % in it would start a fragment or an escape.
-  await page.goto(pathToFileURL(html).href, { waitUntil: 'load' })
-  await page.waitForFunction(() => Array.isArray(window.reportCharts))
-  return { page, refused, errors }
+// The report in `scheme`, opened offline (openOffline), its charts made.
+async function openReport (browser, html, scheme) {
+  const opened = await openOffline(browser, html, { scheme })
+  await opened.page.waitForFunction(() => Array.isArray(window.reportCharts))
+  return opened
 }
 
 // Each chart of the page: its id, and for each series its label, its values
@@ -101,7 +80,6 @@ async function checkPage (t, page, { scheme, result, refused, errors }) {
 }
 
 t.test('a report from a short real run draws every chart, offline, with no error', { skip }, async (t) => {
-  const puppeteer = require('puppeteer-core')
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-html-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   const json = path.join(dir, 'run.json')
@@ -115,10 +93,9 @@ t.test('a report from a short real run draws every chart, offline, with no error
   t.same(run.stdout.split('\n').slice(-2), [`report: ${shownPath(process.cwd(), html)}`, ''], 'the path is the last line')
   const result = JSON.parse(fs.readFileSync(json, 'utf8'))
 
-  const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: LAUNCH_ARGS, userDataDir: path.join(dir, 'profile') })
-  t.teardown(() => browser.close())
+  const browser = await launchBrowser(t)
   for (const scheme of ['light', 'dark']) {
-    const { page, refused, errors } = await openOffline(browser, html, scheme)
+    const { page, refused, errors } = await openReport(browser, html, scheme)
     await checkPage(t, page, { scheme, result, refused, errors })
     await page.close()
   }

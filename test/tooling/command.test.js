@@ -56,6 +56,7 @@ const COMMANDS = {
   diagnose: ['diagnose', 'doctor', 'slowest'],
   'check:curl': ['check', 'ftp://example'],
   'trace-leak': ['diagnose/trace-leak.js', 'extra'],
+  profile: ['diagnose/profile.js', 'slowest'],
   screenshot: ['diagnose/screenshot.js'],
   verify: ['workshop/verify.js', 'no-such-copy'],
   workshop: ['workshop', 'old'],

@@ -1,0 +1,161 @@
+'use strict'
+
+// `npm run profile -- SERVER`: where the time goes, with what Node ships.
+// The server runs under `node --cpu-prof` (V8's sampling profiler, the one
+// Chrome DevTools reads) while it gets the load Flame gets (load.js); then
+// it is asked to exit, which is when Node writes the profile, and the
+// hottest frames are printed as `npm run flame` prints them. Two files are
+// left in .profile/: the .cpuprofile, for DevTools or speedscope, and a
+// flame graph that opens from disk (flame-graph-page.js).
+// Exit codes: 0 done, 1 the load got no 2xx response or no profile was
+// written, 2 bad arguments.
+
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawnServer } = require('../tooling/spawn-server')
+const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
+const { ROOT, VARIANTS, shownPath } = require('../tooling/repo')
+const { resolveServerPath } = require('../tooling/server-path')
+const { DEFAULTS, REQUESTS_BY_SERVER, loadFor, defaultConnections, runLoad, describeLoad, describeOutcome } = require('./load')
+const { parseCpuProfile, hottestFrames, ownFramesByTotal, callTree } = require('./cpu-profile')
+const { flameGraphPage } = require('./flame-graph-page')
+const { formatFrames } = require('./frames-table')
+
+// Beside .clinic/, and like it out of git: a profile names the paths of the
+// machine it was taken on.
+const PROFILE_DIR = path.join(ROOT, '.profile')
+
+const USAGE = `Usage: npm run profile -- SERVER [--connections N] [--duration SECONDS | --requests N]
+
+Runs \`node --cpu-prof SERVER\` under the load \`npm run flame\` puts on it
+(autocannon -c ${DEFAULTS.connections} for ${DEFAULTS.duration} s; slow for ${REQUESTS_BY_SERVER.slow} requests), then prints the
+hottest functions by self time and this repo's functions by time on the
+stack. A load that gets no 2xx response fails the run (exit 1).
+  SERVER  a variant (${VARIANTS.join(', ')}), a story's server (stories/crypto/slow.js),
+          or the path of any server folder or file, your workshop copy say
+Writes to .profile/: the .cpuprofile (Chrome DevTools' Performance panel,
+"Load profile...", or https://www.speedscope.app, which reads it in the
+browser) and a flame graph as one HTML file that opens offline.
+Exit codes: 0 done, 1 no 2xx response or no profile, 2 bad arguments.
+`
+
+/**
+ * Profile the server at `entry` (named `name`, as resolveServerPath names
+ * it) under load. Resolves to { code, error?, load, cpuprofile, html,
+ * hottest (hottestFrames'), ownByTotal }; code 1 when the load got no 2xx
+ * response (nothing worth a profile: it is removed) or the server wrote no
+ * profile.
+ */
+async function profile ({ entry, name }, { connections = defaultConnections('profile'), duration, requests, dir = PROFILE_DIR, log = () => {} } = {}) {
+  const load = loadFor(name, { connections, duration, requests })
+  fs.mkdirSync(dir, { recursive: true })
+  const base = path.join(dir, fileBase(name))
+  const cpuprofile = `${base}.cpuprofile`
+  const { result, exit } = await runUnderProfiler(entry, name, load, base, log)
+  if (result.ok === 0) {
+    fs.rmSync(cpuprofile, { force: true })
+    return { code: 1, load: result, error: `the load got no 2xx response from ${name} (${describeOutcome(result)}): the profile would be of a server that did no work, so nothing is reported` }
+  }
+  if (!fs.existsSync(cpuprofile)) {
+    return { code: 1, load: result, error: `${name} wrote no profile (it exited with ${exit}): Node writes one only when the process exits normally` }
+  }
+  const parsed = parseCpuProfile(fs.readFileSync(cpuprofile, 'utf8'))
+  const hottest = hottestFrames(parsed)
+  const html = `${base}.html`
+  fs.writeFileSync(html, flameGraphPage({
+    title: `CPU profile of ${name}`,
+    about: [`${describeLoad(load)}: ${describeOutcome(result)}`, describeSamples(parsed, hottest)],
+    tree: callTree(parsed)
+  }))
+  return { code: 0, load: result, cpuprofile, html, hottest, ownByTotal: ownFramesByTotal(parsed) }
+}
+
+// The server under --cpu-prof, the load, and the exit that writes the
+// profile (also when the load failed: a server is never left running).
+// Resolves to the load's result and how the server exited.
+async function runUnderProfiler (entry, name, load, base, log) {
+  const profiler = ['--cpu-prof', '--cpu-prof-dir', path.dirname(base), '--cpu-prof-name', `${path.basename(base)}.cpuprofile`]
+  // The logging story's servers write into a synchronous file, as under
+  // `npm run flame` (diagnose/index.js) and in the bench: the case the
+  // story is about, where a pipe would not block.
+  const logging = name.startsWith('stories/logging/')
+  const stdoutFile = `${base}.stdout.log`
+  const server = await spawnServer(entry, {
+    nodeArgs: [...profiler, ...(logging ? ['-r', path.join(ROOT, 'tooling', 'stdout-to-synchronous-file.js')] : [])],
+    env: logging ? { STDOUT_FILE: stdoutFile } : {}
+  })
+  let result
+  try {
+    log(`${name} listening on ${server.url}, under node --cpu-prof; load: ${describeLoad(load)}`)
+    result = await runLoad(Number(new URL(server.origin).port), load)
+    log(`Load done: ${result.ok.toLocaleString('en-US')} 2xx of ${describeOutcome(result)} in ${result.seconds} s` +
+      (result.stopped ? ` (stopped at its time limit of ${load.timeLimitSeconds} s)` : ''))
+  } finally {
+    await server.exit()
+    if (logging) fs.rmSync(stdoutFile, { force: true })
+  }
+  const { exitCode, signalCode } = server.child
+  return { result, exit: signalCode ?? `code ${exitCode}` }
+}
+
+// The files' name: the server's, then the time and this process's id, so
+// that no run overwrites another's (two at once have two ids), in the
+// order Node names its own (CPU.20261127.113002.4242...).
+function fileBase (name, now = new Date(), pid = process.pid) {
+  const server = name.replace(/\.js$/, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '')
+  const two = (n) => String(n).padStart(2, '0')
+  const date = `${now.getFullYear()}${two(now.getMonth() + 1)}${two(now.getDate())}`
+  const time = `${two(now.getHours())}${two(now.getMinutes())}${two(now.getSeconds())}`
+  return `${server}.${date}.${time}.${pid}`
+}
+
+// How many samples counted, how often, and how many were idle.
+function describeSamples (parsed, { samples, idleShare }) {
+  const seconds = (parsed.endTime - parsed.startTime) / 1e6
+  const every = parsed.samples.length > 1 ? (parsed.endTime - parsed.startTime) / 1000 / parsed.samples.length : null
+  return `${samples.toLocaleString('en-US')} samples counted over ${seconds.toFixed(1)} s` +
+    (every ? `, one every ${every.toFixed(1)} ms` : '') +
+    `; (idle) left out: ${(idleShare * 100).toFixed(1)} % of all samples, the server waiting for work`
+}
+
+function parseProfileCommandLine (argv) {
+  const { values, positionals } = parseCommandLine(argv, {
+    connections: { type: 'string' },
+    duration: { type: 'string' },
+    requests: { type: 'string' }
+  }, { positionals: true })
+  if (positionals.length > 1) throw new UsageError(`one server at a time, got "${positionals.join(' ')}"`)
+  if (values.duration !== undefined && values.requests !== undefined) throw new UsageError('give --duration or --requests, not both')
+  return {
+    server: resolveServerPath(positionals[0]),
+    connections: numberOption('connections', values.connections, defaultConnections('profile'), { min: 1, integer: true }),
+    duration: numberOption('duration', values.duration, undefined, { min: 1 }),
+    requests: numberOption('requests', values.requests, undefined, { min: 1, integer: true })
+  }
+}
+
+async function main (argv, { stdout, stderr }) {
+  const { server, ...load } = parseProfileCommandLine(argv)
+  const print = (text) => stdout.write(text + '\n')
+  const result = await profile(server, { ...load, log: print })
+  if (result.code !== 0) {
+    stderr.write(`profile: ${result.error}\n`)
+    return result.code
+  }
+  const { hottest, ownByTotal } = result
+  print(formatFrames('\nHottest frames by self time (V8\'s CPU profile: builtins and Node\'s C++ counted in the JavaScript function that called them):', hottest.frames))
+  print(`  This repo's code, all of it: ${(hottest.ownShare * 100).toFixed(1)} % of the samples.`)
+  print(`  (${hottest.samples.toLocaleString('en-US')} samples; (idle) left out: ${(hottest.idleShare * 100).toFixed(1)} % of all samples, the server waiting for work;\n` +
+    '  "<- from": this repo\'s function nearest below it on the stack in most of its samples)')
+  print(formatFrames('\nThis repo\'s functions by time on the stack, what they call included (where the time comes from):', ownByTotal))
+  print(`\nProfile:     ${shownPath(process.cwd(), result.cpuprofile)}`)
+  print('  open it in Chrome DevTools (Performance panel, "Load profile...") or drop it on https://www.speedscope.app (read in the browser, not uploaded)')
+  print(`Flame graph: ${shownPath(process.cwd(), result.html)}`)
+  return 0
+}
+
+const command = { name: 'profile', usage: USAGE, main }
+
+module.exports = { profile, fileBase, command }
+
+if (require.main === module) runAsProcess(command)
