@@ -6,8 +6,53 @@
 // the function of this repo its time comes from.
 
 function formatFrames (title, frames) {
-  return [title, ...frames.map((f) =>
-    `  ${(f.share * 100).toFixed(1).padStart(5)} %  ${f.functionName}  ${f.location}${f.own ? '   <- this repo' : ''}${f.from ? `   <- from ${f.from}` : ''}`)].join('\n')
+  const rows = frames.map((f) =>
+    `  ${(f.share * 100).toFixed(1).padStart(5)} %  ${shownName(f)}  ${f.location}${f.own ? '   <- this repo' : ''}${f.from ? `   <- from ${f.from}` : ''}`)
+  const notes = frames.some((f) => f.functionName === SHARED_LIB) ? [SHARED_LIB_NOTE] : []
+  return [title, ...rows, ...notes].join('\n')
+}
+
+// A frame of a shared library in which the profiler found no function name.
+const SHARED_LIB = '[SHARED_LIB]'
+const SHARED_LIB_NOTE = '  [SHARED_LIB]: code in that file that the profiler found no function name for (no symbol for it there, or no `nm` to read them).'
+
+// Flame's C and C++ frames ([cpp], [v8], [system]) are named as nm
+// demangles them, return type and parameters included: 250 characters for
+// one of V8's JSON functions. A row shows the qualified name alone,
+// `v8::internal::FastJsonStringifier<unsigned char>::SerializeObject`, and
+// at most MAX_NAME characters of it (a template's arguments can be longer).
+const NATIVE = /^\[(?:cpp|v8|system)\]$/
+const MAX_NAME = 100
+function shownName ({ functionName, location }) {
+  if (!NATIVE.test(location)) return functionName
+  const name = qualifiedName(functionName)
+  return name.length > MAX_NAME ? `${name.slice(0, MAX_NAME - 1)}…` : name
+}
+
+// `bool v8::internal::JsonStringifier::SerializeString<false>(v8::…)` ->
+// `v8::internal::JsonStringifier::SerializeString<false>`: what comes before
+// the parameters' opening parenthesis (outside any template's <>, and not
+// that of `(anonymous namespace)`), after the return type. An operator's
+// symbols (`operator<<`, `operator()`) are part of its name.
+const OPERATOR = /^operator(?:\(\)|[<>=!+\-*/%&|^~[\],]+| [\w:]+)/
+function qualifiedName (signature) {
+  let depth = 0
+  let start = 0
+  for (let i = 0; i < signature.length; i++) {
+    const operator = OPERATOR.exec(signature.slice(i))
+    if (operator && (i === 0 || /[\s:]/.test(signature[i - 1]))) {
+      i += operator[0].length - 1
+    } else if (signature[i] === '(' && depth === 0 && !signature.startsWith('(anonymous namespace)', i)) {
+      return signature.slice(start, i)
+    } else if ('<('.includes(signature[i])) {
+      depth++
+    } else if ('>)'.includes(signature[i])) {
+      depth = Math.max(0, depth - 1)
+    } else if (signature[i] === ' ' && depth === 0 && signature[i + 1] !== '<') {
+      start = i + 1
+    }
+  }
+  return signature.slice(start)
 }
 
 module.exports = { formatFrames }
