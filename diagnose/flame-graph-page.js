@@ -56,6 +56,8 @@ ${about.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
 ${libraries.join('\n')}
 <script>
   const data = ${data}
+  // The UMD build's global is the module's namespace: the chart is its
+  // default export (the README's flamegraph() is the ES module's import).
   const chart = flamegraph.default()
     .width(Math.max(600, document.getElementById('chart').clientWidth))
     .cellHeight(18)
