@@ -58,13 +58,26 @@ function parseCpuProfile (text) {
  * into). Also `ownShare`, what this repo's functions hold together,
  * `idleShare`, the share of all samples that were (idle), and `samples`,
  * how many counted. `root` is the repository's root.
+ *
+ * `foldInternals`: a sample on top of Node's internal modules
+ * (node:internal/…) counts for the nearest function below it that is not
+ * one: Node's public API or the code that called it. Flame's default view
+ * folds V8's and C++'s frames into their JavaScript caller the same way,
+ * and for the same reason: a participant cannot change Node's internals,
+ * only the call into them. In V8's profile an inlined function keeps its
+ * own frame, so without this the hash's `update` (node:internal/crypto/hash)
+ * is slow's hottest frame on Node 26, where Flame (V8's tick log, which
+ * names the optimized function the time was in) gives its time to the
+ * listener it was inlined into.
  */
-function hottestFrames (profile, { top = 8, root = ROOT } = {}) {
+function hottestFrames (profile, { top = 8, root = ROOT, foldInternals = false } = {}) {
   const nodes = readNodes(profile, root)
   const { functions, counts, idle } = nodes
   const nearestOwn = nearestOwnCaller(nodes)
+  const shownAs = foldInternals ? nearestOutsideInternals(nodes) : (id) => id
   const byFunction = new Map()
-  for (const [id, count] of counts) {
+  for (const [sampled, count] of counts) {
+    const id = shownAs(sampled)
     const fn = functions.get(id)
     const tally = byFunction.get(fn) ?? { count: 0, from: new Map() }
     tally.count += count
@@ -168,6 +181,24 @@ function nearestOwnCaller ({ functions, parents }) {
     if (!found.has(id)) {
       const parent = parents.get(id)
       found.set(id, parent === undefined ? null : functions.get(parent).own ? functions.get(parent) : nearestOwn(parent))
+    }
+    return found.get(id)
+  }
+}
+
+// The node a sample on top of `id` counts for when Node's internal modules
+// are folded (hottestFrames' foldInternals): `id` itself, or the nearest
+// node below it whose function is not in node:internal/; `id` where every
+// one below is (a timer's or an immediate's own loop, say).
+function nearestOutsideInternals ({ functions, parents }) {
+  const internal = (id) => functions.get(id).location.startsWith('node:internal/')
+  const found = new Map()
+  return function shownAs (id) {
+    if (!internal(id)) return id
+    if (!found.has(id)) {
+      let at = parents.get(id)
+      while (at !== undefined && internal(at)) at = parents.get(at)
+      found.set(id, at === undefined || functions.get(at).v8 ? id : at)
     }
     return found.get(id)
   }

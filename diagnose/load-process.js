@@ -52,6 +52,7 @@ function runLoad (port, { path: urlPath, connections, duration, amount, headers,
 module.exports = { runLoad }
 
 if (require.main === module) {
+  require('../tooling/late-timer-warning').hideRetimerLateTimerWarning()
   process.once('message', ({ type, port, load }) => {
     if (type !== 'load') return
     runLoad(port, load).then((result) => {

@@ -60,14 +60,15 @@ async function profile ({ entry, name }, { connections = defaultConnections('pro
     return { code: 1, load: result, error: `${name} wrote no profile (it exited with ${exit}): Node writes one only when the process exits normally` }
   }
   const parsed = parseCpuProfile(fs.readFileSync(cpuprofile, 'utf8'))
-  const hottest = hottestFrames(parsed)
+  const hottest = hottestFrames(parsed, { foldInternals: true })
+  const unfolded = hottestFrames(parsed)
   const html = `${base}.html`
   fs.writeFileSync(html, flameGraphPage({
     title: `CPU profile of ${name}`,
     about: [`${describeLoad(load)}: ${describeOutcome(result)}`, describeSamples(parsed, hottest)],
     tree: callTree(parsed)
   }))
-  return { code: 0, load: result, cpuprofile, html, hottest, ownByTotal: ownFramesByTotal(parsed) }
+  return { code: 0, load: result, cpuprofile, html, hottest, unfolded, ownByTotal: ownFramesByTotal(parsed) }
 }
 
 // The server under --cpu-prof, the load, and the exit that writes the
@@ -142,11 +143,12 @@ async function main (argv, { stdout, stderr }) {
     stderr.write(`profile: ${result.error}\n`)
     return result.code
   }
-  const { hottest, ownByTotal } = result
-  print(formatFrames('\nHottest frames by self time (V8\'s CPU profile: builtins and Node\'s C++ counted in the JavaScript function that called them):', hottest.frames))
+  const { hottest, unfolded, ownByTotal } = result
+  print(formatFrames('\nHottest frames by self time (V8\'s CPU profile: builtins and Node\'s C++ counted in the JavaScript function that called them,\n' +
+    'Node\'s internal modules, node:internal/..., in the nearest function below them):', hottest.frames))
   print(`  This repo's code, all of it: ${(hottest.ownShare * 100).toFixed(1)} % of the samples.`)
-  print(`  (${hottest.samples.toLocaleString('en-US')} samples; (idle) left out: ${(hottest.idleShare * 100).toFixed(1)} % of all samples, the server waiting for work;\n` +
-    '  "<- from": this repo\'s function nearest below it on the stack in most of its samples)')
+  print(`  (${hottest.samples.toLocaleString('en-US')} samples; (idle) left out: ${(hottest.idleShare * 100).toFixed(1)} % of all samples, the server waiting for work)`)
+  print(formatFrames('\nWith Node\'s internal modules shown ("<- from": this repo\'s function nearest below it on the stack in most of its samples):', unfolded.frames))
   print(formatFrames('\nThis repo\'s functions by time on the stack, what they call included (where the time comes from):', ownByTotal))
   print(`\nProfile:     ${shownPath(process.cwd(), result.cpuprofile)}`)
   print('  open it in Chrome DevTools (Performance panel, "Load profile...") or drop it on https://www.speedscope.app (read in the browser, not uploaded)')
