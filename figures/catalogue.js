@@ -92,6 +92,12 @@ const SOURCES = {
     argv: ['diagnose', 'flame', 'slow'],
     read: ({ stdout, seconds }) => ({ 'flame.slow-top': topFrameShare(stdout, 'slow/etag.js:25'), 'flame.seconds': seconds })
   },
+  // Flame's question asked with Node's own --cpu-prof, beside Flame.
+  profile: {
+    what: 'npm run profile -- slow',
+    argv: [path.join('diagnose', 'profile.js'), 'slow'],
+    read: ({ stdout, seconds }) => ({ 'profile.slow-top': topFrameShare(stdout, 'slow/etag.js:25'), 'profile.seconds': seconds })
+  },
   serializer: {
     what: 'npm run bench:serializer: fast-json-stringify beside JSON.stringify',
     argv: [path.join('bench', 'serializer'), '--json', 'FILE'],
@@ -123,6 +129,8 @@ const NAMED = {
   'event-loop-fixed.seconds': { what: 'npm run event-loop -- fixed, start to verdict, in seconds', format: whole },
   'flame.slow-top': { what: "the share of Flame's samples on slow's hottest frame by self time, slow/etag.js:25 (the 'after' listener), %", format: (value) => value.toFixed(1) },
   'flame.seconds': { what: 'npm run flame -- slow, start to frames, in seconds', format: whole },
+  'profile.slow-top': { what: "the share of the CPU profile's samples on slow's hottest frame by self time, Node's internal modules folded, slow/etag.js:25, %", format: (value) => value.toFixed(1) },
+  'profile.seconds': { what: 'npm run profile -- slow, start to frames, in seconds', format: whole },
   'serializer.fixed-body': { what: "JSON.stringify's time / fast-json-stringify's, on fixed's body (10,000 characters of hex)", format: (value) => value.toFixed(2) },
   'serializer.small-body': { what: "JSON.stringify's time / fast-json-stringify's, on a body of the same shape with 64 characters of data", format: (value) => value.toFixed(2) }
 }
@@ -191,14 +199,15 @@ function maxDelay (line) {
   return Number(match[1])
 }
 
-// The first frame under Flame's "Hottest frames by self time": its share,
-// where it is `frame`; an error naming the frame on top otherwise.
+// The first frame under "Hottest frames by self time" (Flame's or the CPU
+// profile's): its share, where it is `frame`; an error naming the frame on
+// top otherwise.
 function topFrameShare (stdout, frame) {
   const lines = stdout.split('\n')
   const top = lines[lines.findIndex((line) => line.startsWith('Hottest frames by self time')) + 1] ?? ''
   const match = /^\s*([\d.]+) %\s+\S+\s+(\S+)/.exec(top)
-  if (!match) throw new Error(`no hottest frame in Flame's output: "${top}"`)
-  if (match[2] !== frame) throw new Error(`Flame's hottest frame is ${match[2]}, not ${frame}`)
+  if (!match) throw new Error(`no hottest frame in the output: "${top}"`)
+  if (match[2] !== frame) throw new Error(`the hottest frame is ${match[2]}, not ${frame}`)
   return Number(match[1])
 }
 
