@@ -9,6 +9,7 @@ const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { measureEventLoop, describeEventLoopVerdict, formatSamples } = require('../../diagnose/event-loop')
 const { ROOT } = require('../../tooling/repo')
+const { readText } = require('../read-text')
 
 const quiet = () => {}
 const SUMMARY = { p50: 0.1, p99: 12.4, max: 41, utilization: 0.97 }
@@ -52,6 +53,11 @@ t.test('slow: the delay is flagged, by Doctor\'s rule', async (t) => {
   t.equal(result.flagged, true, JSON.stringify(result.summary))
   t.match(result.verdict, /^slow: the event-loop delay is flagged \(median [\d.]+ ms, p99 \d+ ms, max \d+ ms; loop busy \d+ % of the time[;)]/)
   t.ok(result.samples.length >= 2, `a sample a second: ${result.samples.length}`)
+  // The README's step 2 shows the line; what it judged is the same on
+  // every machine, its figures (in parentheses) are not.
+  const shown = /^event-loop: (slow: .*)$/m.exec(readText(path.join(ROOT, 'README.md')))?.[1]
+  t.ok(shown, 'the README shows the verdict')
+  t.equal(result.verdict.split(' (')[0], shown?.split(' (')[0], 'the README\'s line up to its parentheses')
 })
 
 t.test('fixed: no delay flagged, or not judged on a busy machine', async (t) => {
