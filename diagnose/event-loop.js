@@ -16,10 +16,10 @@
 // no 2xx response or the server failed, 2 bad arguments.
 
 const path = require('node:path')
-const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
+const { runAsProcess, UsageError } = require('../tooling/command')
 const { resolveServerPath } = require('../tooling/server-path')
 const { spawnServer } = require('../tooling/spawn-server')
-const { loadFor, defaultConnections, runLoad, describeLoad, describeOutcome, DOCTOR_CONNECTIONS, REQUESTS_BY_SERVER, DEFAULTS } = require('./load')
+const { parseLoadCommandLine, loadFor, defaultConnections, runLoad, describeLoad, describeOutcome, DOCTOR_CONNECTIONS, REQUESTS_BY_SERVER, DEFAULTS } = require('./load')
 const { judgeMachine, describeMachine } = require('./machine')
 
 const PROBE = path.join(__dirname, 'event-loop-probe.js')
@@ -150,21 +150,10 @@ function formatSamples (variant, samples) {
 }
 
 function parseEventLoopCommandLine (argv) {
-  const { values, positionals } = parseCommandLine(argv, {
-    connections: { type: 'string' },
-    duration: { type: 'string' },
-    requests: { type: 'string' }
-  }, { positionals: true })
-  const [server, ...rest] = positionals
+  const { positionals: [server, ...rest], load } = parseLoadCommandLine(argv, 'event-loop')
   const { entry } = resolveServerPath(server)
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
-  if (values.duration !== undefined && values.requests !== undefined) throw new UsageError('give --duration or --requests, not both')
-  return {
-    server: entry,
-    connections: numberOption('connections', values.connections, defaultConnections('event-loop'), { min: 1, integer: true }),
-    duration: numberOption('duration', values.duration, undefined, { min: 1 }),
-    requests: numberOption('requests', values.requests, undefined, { min: 1, integer: true })
-  }
+  return { server: entry, ...load }
 }
 
 async function main (argv, { stdout, stderr }) {

@@ -13,10 +13,10 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { fork, spawnSync } = require('node:child_process')
-const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
+const { runAsProcess, UsageError } = require('../tooling/command')
 const { ROOT, VARIANTS, STORY_SERVERS, shownPath } = require('../tooling/repo')
 const { resolveServerPath } = require('../tooling/server-path')
-const { DEFAULTS, REQUESTS_BY_SERVER, DOCTOR_CONNECTIONS, loadFor, defaultConnections, describeOutcome } = require('./load')
+const { parseLoadCommandLine, DEFAULTS, REQUESTS_BY_SERVER, DOCTOR_CONNECTIONS, loadFor, defaultConnections, describeOutcome } = require('./load')
 const { formatFrames } = require('./frames-table')
 
 // clinic runs from here: its reports and its scratch files (Doctor's
@@ -188,23 +188,11 @@ function resolveOrNull (id) {
 }
 
 function parseDiagnoseCommandLine (argv) {
-  const { values, positionals } = parseCommandLine(argv, {
-    connections: { type: 'string' },
-    duration: { type: 'string' },
-    requests: { type: 'string' }
-  }, { positionals: true })
-  const [tool, server, ...rest] = positionals
+  const { positionals: [tool, server, ...rest], load } = parseLoadCommandLine(argv, ([tool]) => tool)
   if (!TOOLS.includes(tool)) throw new UsageError(`unknown tool "${tool ?? ''}": choose from ${TOOLS.join(', ')}`)
   const { entry } = resolveServerPath(server)
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
-  if (values.duration !== undefined && values.requests !== undefined) throw new UsageError('give --duration or --requests, not both')
-  return {
-    tool,
-    server: entry,
-    connections: numberOption('connections', values.connections, defaultConnections(tool), { min: 1, integer: true }),
-    duration: numberOption('duration', values.duration, undefined, { min: 1 }),
-    requests: numberOption('requests', values.requests, undefined, { min: 1, integer: true })
-  }
+  return { tool, server: entry, ...load }
 }
 
 async function main (argv, { stdout, stderr }) {

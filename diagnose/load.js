@@ -11,6 +11,7 @@ const { fork } = require('node:child_process')
 const { cpuTimes } = require('../tooling/cpu-times')
 const { SEED_PATH } = require('../core/seed-contract')
 const { STORY_REQUEST_HEADERS } = require('../tooling/story-headers')
+const { parseCommandLine, numberOption, UsageError } = require('../tooling/command')
 
 const LOAD_PROCESS = path.join(__dirname, 'load-process.js')
 const DEFAULTS = { connections: 100, duration: 5 }
@@ -126,4 +127,29 @@ function describeLoad ({ connections, duration, amount }) {
   return `autocannon -c ${connections}, ${amount ? `${amount.toLocaleString('en-US')} requests` : `${duration} s`}`
 }
 
-module.exports = { DEFAULTS, REQUESTS_BY_SERVER, DOCTOR_CONNECTIONS, loadFor, defaultConnections, runLoad, cpuDuring, describeLoad, describeOutcome }
+/**
+ * A diagnosis's command line: its positionals (the tool, the server, as
+ * the command has them) and the options of its load, `--connections N` and
+ * `--duration SECONDS` or `--requests N`, checked ({ connections,
+ * duration, requests }: `tool`'s connections unless given; `tool` a
+ * name, or a function of the positionals that names it). Throws a
+ * UsageError for a bad value or both sizes.
+ */
+function parseLoadCommandLine (argv, tool) {
+  const { values, positionals } = parseCommandLine(argv, {
+    connections: { type: 'string' },
+    duration: { type: 'string' },
+    requests: { type: 'string' }
+  }, { positionals: true })
+  if (values.duration !== undefined && values.requests !== undefined) throw new UsageError('give --duration or --requests, not both')
+  return {
+    positionals,
+    load: {
+      connections: numberOption('connections', values.connections, defaultConnections(typeof tool === 'function' ? tool(positionals) : tool), { min: 1, integer: true }),
+      duration: numberOption('duration', values.duration, undefined, { min: 1 }),
+      requests: numberOption('requests', values.requests, undefined, { min: 1, integer: true })
+    }
+  }
+}
+
+module.exports = { parseLoadCommandLine, DEFAULTS, REQUESTS_BY_SERVER, DOCTOR_CONNECTIONS, loadFor, defaultConnections, runLoad, cpuDuring, describeLoad, describeOutcome }

@@ -13,10 +13,10 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnServer } = require('../tooling/spawn-server')
-const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
+const { runAsProcess, UsageError } = require('../tooling/command')
 const { ROOT, VARIANTS, shownPath } = require('../tooling/repo')
 const { resolveServerPath } = require('../tooling/server-path')
-const { DEFAULTS, REQUESTS_BY_SERVER, loadFor, defaultConnections, runLoad, describeLoad, describeOutcome } = require('./load')
+const { parseLoadCommandLine, DEFAULTS, REQUESTS_BY_SERVER, loadFor, defaultConnections, runLoad, describeLoad, describeOutcome } = require('./load')
 const { parseCpuProfile, hottestFrames, ownFramesByTotal, callTree } = require('./cpu-profile')
 const { flameGraphPage } = require('./flame-graph-page')
 const { formatFrames } = require('./frames-table')
@@ -120,19 +120,9 @@ function describeSamples (parsed, { samples, idleShare }) {
 }
 
 function parseProfileCommandLine (argv) {
-  const { values, positionals } = parseCommandLine(argv, {
-    connections: { type: 'string' },
-    duration: { type: 'string' },
-    requests: { type: 'string' }
-  }, { positionals: true })
+  const { positionals, load } = parseLoadCommandLine(argv, 'profile')
   if (positionals.length > 1) throw new UsageError(`one server at a time, got "${positionals.join(' ')}"`)
-  if (values.duration !== undefined && values.requests !== undefined) throw new UsageError('give --duration or --requests, not both')
-  return {
-    server: resolveServerPath(positionals[0]),
-    connections: numberOption('connections', values.connections, defaultConnections('profile'), { min: 1, integer: true }),
-    duration: numberOption('duration', values.duration, undefined, { min: 1 }),
-    requests: numberOption('requests', values.requests, undefined, { min: 1, integer: true })
-  }
+  return { server: resolveServerPath(positionals[0]), ...load }
 }
 
 async function main (argv, { stdout, stderr }) {
