@@ -204,7 +204,9 @@ function maxDelay (line) {
 // top otherwise.
 function topFrameShare (stdout, frame) {
   const lines = stdout.split('\n')
-  const top = lines[lines.findIndex((line) => line.startsWith('Hottest frames by self time')) + 1] ?? ''
+  // The heading may run on a second line: the first frame is the first line
+  // with a share.
+  const top = lines.slice(lines.findIndex((line) => line.startsWith('Hottest frames by self time')) + 1).find((line) => /^\s*[\d.]+ %/.test(line)) ?? ''
   const match = /^\s*([\d.]+) %\s+\S+\s+(\S+)/.exec(top)
   if (!match) throw new Error(`no hottest frame in the output: "${top}"`)
   if (match[2] !== frame) throw new Error(`the hottest frame is ${match[2]}, not ${frame}`)
