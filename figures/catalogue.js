@@ -160,10 +160,12 @@ const QUOTES = [
   { id: 'instructions.fast-fixed', page: 'README.md', text: ({ min, max }) => `fast's ${span(min, max)} times fixed's` },
   { id: 'flame.slow-top', page: 'README.md', text: ({ min, max }) => `(${Math.floor(Number(min))} to ${Math.ceil(Number(max))} % of the\nsamples` },
   { id: 'flame.slow-top', line: 24, page: 'README.md', text: ({ min, max }) => `${span(min, max)} % on Node 24` },
+  { id: 'profile.slow-top', page: 'README.md', text: ({ min, max }) => `Node's own profiler, \`node --cpu-prof\` (${Math.floor(Number(min))} to ${Math.ceil(Number(max))} %)` },
   // docs/node-lines.md sets the lines side by side: `line` names the one
   // a quote is of.
   ...[22, 24, 26].flatMap((line) => [
     { id: 'flame.slow-top', line, page: 'docs/node-lines.md', text: ({ min, max }) => `| Flame's share on \`slow/etag.js:25\` (%) | ${line} | ${span(min, max)} |` },
+    { id: 'profile.slow-top', line, page: 'docs/node-lines.md', text: ({ min, max }) => `| the CPU profile's share on \`slow/etag.js:25\` (%) | ${line} | ${span(min, max)} |` },
     { id: 'bench.start.cpu fast/fixed', line, page: 'docs/node-lines.md', text: ({ min, max }) => `| \`npm start\`'s cpu fast/fixed | ${line} | ${span(min, max)} |` },
     { id: 'bench.start.cpu fixed/fastify', line, page: 'docs/node-lines.md', text: ({ min, max }) => `| \`npm start\`'s cpu fixed/fastify | ${line} | ${span(min, max)} |` },
     { id: 'serializer.fixed-body', line, page: 'docs/node-lines.md', text: ({ min, max }) => `| JSON.stringify / fast-json-stringify on fixed's body | ${line} | ${span(min, max)} |` },

@@ -10,6 +10,7 @@ const { spawnSync } = require('node:child_process')
 const { measureEventLoop, describeEventLoopVerdict, formatSamples } = require('../../diagnose/event-loop')
 const { ROOT } = require('../../tooling/repo')
 const { readText } = require('../read-text')
+const { oneLineFixCopy } = require('../workshop/copies')
 
 const quiet = () => {}
 const SUMMARY = { p50: 0.1, p99: 12.4, max: 41, utilization: 0.97 }
@@ -70,6 +71,14 @@ t.test('fixed: no delay flagged, or not judged on a busy machine', async (t) => 
     t.equal(result.flagged, false, figures)
     t.match(result.verdict, /^fixed: no delay flagged \(/, figures)
   }
+})
+
+// A participant's copy, named by its path, as any server is.
+t.test('a workshop copy with the one-line fix, by its path', async (t) => {
+  const copy = oneLineFixCopy(t, 'event-loop-copy')
+  const result = await measureEventLoop(copy, { log: quiet, duration: 1 })
+  t.equal(result.code, 0, result.error)
+  t.match(result.verdict, new RegExp(`^${path.basename(copy)}: `), result.verdict)
 })
 
 t.test('bad arguments exit 2; a load with no 2xx exits 1', async (t) => {

@@ -15,9 +15,10 @@ const { ROOT } = require('../../tooling/repo')
 const { runCommand } = require('../../tooling/command')
 const { parseCpuProfile, hottestFrames, ownFramesByTotal, callTree } = require('../../diagnose/cpu-profile')
 const { flameGraphPage, libraryScripts } = require('../../diagnose/flame-graph-page')
-const { fileBase, command } = require('../../diagnose/profile')
+const { profile, fileBase, command } = require('../../diagnose/profile')
 const { capture } = require('../capture')
 const { readText } = require('../read-text')
+const { oneLineFixCopy } = require('../workshop/copies')
 const { noChromium, launchBrowser, openOffline } = require('../browser')
 
 // A server under --cpu-prof with 300 requests of load (slow's listeners pile
@@ -196,6 +197,16 @@ t.test("profile slow: the after listener's time on top, and a flame graph that d
     t.ok(all?.width > 500, `the root drawn across the page (${all?.width} px)`)
     t.ok(width > all.width * 0.3, `the listener drawn by name, ${listener.length} box(es) ${Math.round(width)} px wide`)
   })
+})
+
+// A participant's copy, named by its path, as any server is: its own
+// listener among this repo's functions.
+t.test('a workshop copy with the one-line fix, by its path: its own listener', async (t) => {
+  const copy = oneLineFixCopy(t, 'profile-copy')
+  const result = await profile({ entry: copy, name: path.basename(copy) }, { duration: 1, dir: t.testdir() })
+  t.equal(result.code, 0, result.error)
+  const ours = result.ownByTotal.map((frame) => frame.location)
+  t.ok(ours.some((location) => location.startsWith(`${path.basename(copy)}/etag.js:`)), `the copy's etag.js among this repo's functions: ${ours.join(', ')}`)
 })
 
 // Whether `location` (slow/etag.js:25) is the line that adds slow's after
