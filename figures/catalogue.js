@@ -12,8 +12,10 @@
 const path = require('node:path')
 const { targetsIn } = require('../tooling/targets')
 
-// The case study's three steps (slow, fast, fixed), in order.
+// The case study's three steps (slow, fast, fixed), in order; the
+// diagnosis runs on the first, its verdicts are checked on the last too.
 const STEPS = targetsIn('steps')
+const [FIRST_STEP, , LAST_STEP] = STEPS
 
 // The commands that measure, each run once per `npm run figures`: `argv`
 // after `node` (FILE: a temporary file for its --json), `read(result)` the
@@ -54,7 +56,7 @@ const SOURCES = {
   },
   doctor: {
     what: 'npm run doctor -- slow',
-    argv: ['diagnose', 'doctor', 'slow'],
+    argv: ['diagnose', 'doctor', FIRST_STEP],
     read: ({ stdout, seconds }) => ({
       'doctor.slow': lastLineStarting(stdout, 'Doctor: slow: '),
       'doctor.seconds': seconds
@@ -62,7 +64,7 @@ const SOURCES = {
   },
   'doctor-fixed': {
     what: 'npm run doctor -- fixed',
-    argv: ['diagnose', 'doctor', 'fixed'],
+    argv: ['diagnose', 'doctor', LAST_STEP],
     read: ({ stdout, seconds }) => ({
       'doctor-fixed.verdict': verdictOf(lastLineStarting(stdout, 'Doctor: fixed: ')),
       'doctor-fixed.seconds': seconds
@@ -71,7 +73,7 @@ const SOURCES = {
   // Doctor's question asked with Node's own perf_hooks, beside Doctor.
   'event-loop': {
     what: 'npm run event-loop -- slow',
-    argv: [path.join('diagnose', 'event-loop.js'), 'slow'],
+    argv: [path.join('diagnose', 'event-loop.js'), FIRST_STEP],
     read: ({ stdout, seconds }) => ({
       'event-loop.slow': verdictOf(lastLineStarting(stdout, 'event-loop: slow: ')),
       'event-loop.slow-max': maxDelay(lastLineStarting(stdout, 'event-loop: slow: ')),
@@ -80,7 +82,7 @@ const SOURCES = {
   },
   'event-loop-fixed': {
     what: 'npm run event-loop -- fixed',
-    argv: [path.join('diagnose', 'event-loop.js'), 'fixed'],
+    argv: [path.join('diagnose', 'event-loop.js'), LAST_STEP],
     read: ({ stdout, seconds }) => ({
       'event-loop-fixed.verdict': verdictOf(lastLineStarting(stdout, 'event-loop: fixed: ')),
       'event-loop-fixed.max': maxDelay(lastLineStarting(stdout, 'event-loop: fixed: ')),
@@ -89,13 +91,13 @@ const SOURCES = {
   },
   flame: {
     what: 'npm run flame -- slow',
-    argv: ['diagnose', 'flame', 'slow'],
+    argv: ['diagnose', 'flame', FIRST_STEP],
     read: ({ stdout, seconds }) => ({ 'flame.slow-top': topFrameShare(stdout, 'slow/etag.js:25'), 'flame.seconds': seconds })
   },
   // Flame's question asked with Node's own --cpu-prof, beside Flame.
   profile: {
     what: 'npm run profile -- slow',
-    argv: [path.join('diagnose', 'profile.js'), 'slow'],
+    argv: [path.join('diagnose', 'profile.js'), FIRST_STEP],
     read: ({ stdout, seconds }) => ({ 'profile.slow-top': topFrameShare(stdout, 'slow/etag.js:25'), 'profile.seconds': seconds })
   },
   serializer: {
