@@ -45,8 +45,9 @@ judges it by Doctor's rule: a median delay of ${FLAGGED_MEDIAN_MS} ms or more, o
 
 /**
  * Measure `server`'s event loop under load. Resolves to { code, error?,
- * load, samples (each second's, during the load), summary (the load's
- * whole), machine (judgeMachine's), flagged, verdict }; code 2 when nothing
+ * name (the server as printed), load, samples (each second's, during the
+ * load), summary (the load's whole), machine (judgeMachine's), flagged,
+ * verdict }; code 2 when nothing
  * is at that path, 1 when the server did not start or the load got no 2xx.
  */
 async function measureEventLoop (server, { connections = defaultConnections('event-loop'), duration, requests, log = console.log } = {}) {
@@ -80,7 +81,7 @@ async function measureEventLoop (server, { connections = defaultConnections('eve
     const during = samples.filter((sample) => sample.timestamp > result.cpu.from && sample.timestamp <= result.cpu.to)
     const machine = judgeMachine(result.cpu, during)
     const flagged = summary.p50 >= FLAGGED_MEDIAN_MS || summary.max >= FLAGGED_MAX_MS
-    return { code: 0, load: result, samples: during, summary, machine, flagged, verdict: describeEventLoopVerdict(variant, { summary, flagged }, machine) }
+    return { code: 0, name: variant, load: result, samples: during, summary, machine, flagged, verdict: describeEventLoopVerdict(variant, { summary, flagged }, machine) }
   } catch (err) {
     return { code: 1, error: `${variant}: ${err.message}` }
   } finally {
@@ -164,7 +165,7 @@ async function main (argv, { stdout, stderr }) {
     stderr.write(`event-loop: ${result.error}\n`)
     return result.code
   }
-  print('\n' + formatSamples(resolveServerPath(server).name, result.samples))
+  print('\n' + formatSamples(result.name, result.samples))
   print(`\nevent-loop: ${result.verdict}`)
   return 0
 }

@@ -13,6 +13,7 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
+const { escapeHtml, jsonForScript } = require('../tooling/html-text')
 
 const LIBRARY = 'd3-flame-graph'
 // This repo's own code stands out in one colour (the frames table's
@@ -26,7 +27,7 @@ const OWN_COLOUR = '#5b9bd5'
  */
 function flameGraphPage ({ title, about = [], tree, scripts = libraryScripts() }) {
   // The root is V8's (root): every sample, which the library labels with its count.
-  const data = JSON.stringify({ ...toChartData(tree), name: 'all' }).replace(/</g, '\\u003c')
+  const data = jsonForScript({ ...toChartData(tree), name: 'all' })
   const libraries = scripts.map(({ name, version, file }) =>
     `<script>/* ${name} ${version} */\n${fs.readFileSync(file, 'utf8').replace(/<\/script/gi, '<\\/script')}\n</script>`)
   return `<!DOCTYPE html>
@@ -130,10 +131,6 @@ function browserFile (manifest) {
 // d3-flame-graph's shape: { name, value, children }, the name its label.
 function toChartData ({ functionName, location, own, value, children }) {
   return { name: `${functionName} ${location}`, own, value, children: children.map(toChartData) }
-}
-
-function escapeHtml (text) {
-  return String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c])
 }
 
 module.exports = { flameGraphPage, libraryScripts }

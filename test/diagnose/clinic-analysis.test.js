@@ -182,21 +182,15 @@ t.test("Flame's frames are the repository's with its root given through a link",
 // route handler (slow/index.js:17) was on top. Flame's default view would
 // give them to the handler: a quarter of the profile.
 t.test("the profiler's own writes are left out of the default view, not given to the function they interrupted", async (t) => {
-  const data = path.join(t.testdir(), path.basename(FLAME_DATA))
-  fs.mkdirSync(data)
-  for (const file of fs.readdirSync(FLAME_DATA)) fs.copyFileSync(path.join(FLAME_DATA, file), path.join(data, file))
-  const samplesFile = path.join(data, 'slow.clinic-flame-samples')
-  const samples = JSON.parse(fs.readFileSync(samplesFile, 'utf8'))
-  const isHandler = (frame) => / \/.*\/slow\/index\.js:17:\d+$/.test(frame.name)
-  const through = samples.find((stack) => stack.some(isHandler))
-  t.ok(through, 'the recording has a sample through the route handler')
-  const inHandler = through.slice(0, through.findIndex(isHandler) + 1)
+  const samples = recordedFlameSamples()
+  const inHandler = stackUpTo(samples, / \/.*\/slow\/index\.js:17:\d+$/)
+  t.ok(inHandler, 'the recording has a sample through the route handler')
   const waits = Array.from({ length: 60 }, () => [...inHandler, { name: '__write@@GLIBC_2.2.5', type: 'CPP' }])
   // And 30 writes the server makes itself, through fs.writeSync (the logging
   // story's log): those stay with writeSync.
   const writeSync = { name: 'writeSync node:fs:943:19', type: 'JS', kind: 'Opt' }
   const ownWrites = Array.from({ length: 30 }, () => [...inHandler, writeSync, { name: '__write@@GLIBC_2.2.5', type: 'CPP' }])
-  fs.writeFileSync(samplesFile, JSON.stringify([...samples, ...waits, ...ownWrites]))
+  const data = flameDataWith(t, [...samples, ...waits, ...ownWrites])
   const { folded, profilerShare, ownShare, all } = await analysis.readHottestFrames(data, { root: RECORDED_ROOT })
   const handler = folded.find((frame) => frame.location === 'slow/index.js:17')
   t.ok(!handler || handler.share < 0.05, `the handler keeps its own samples only: ${JSON.stringify(handler)}`)
@@ -213,16 +207,10 @@ t.test("the profiler's own writes are left out of the default view, not given to
 // of slow with 300 samples more, each in code of the node binary that had
 // no name, called from the after listener (slow/etag.js:25).
 t.test("code the profiler could not name is one [SHARED_LIB] row with its file, and stays its caller's in the default view", async (t) => {
-  const data = path.join(t.testdir(), path.basename(FLAME_DATA))
-  fs.mkdirSync(data)
-  for (const file of fs.readdirSync(FLAME_DATA)) fs.copyFileSync(path.join(FLAME_DATA, file), path.join(data, file))
-  const samplesFile = path.join(data, 'slow.clinic-flame-samples')
-  const samples = JSON.parse(fs.readFileSync(samplesFile, 'utf8'))
-  const isListener = (frame) => / \/.*\/slow\/etag\.js:25:\d+$/.test(frame.name)
-  const through = samples.find((stack) => stack.some(isListener))
-  const inListener = through.slice(0, through.findIndex(isListener) + 1)
+  const samples = recordedFlameSamples()
+  const inListener = stackUpTo(samples, / \/.*\/slow\/etag\.js:25:\d+$/)
   const unnamed = Array.from({ length: 300 }, () => [...inListener, { name: '/opt/node-v26.12.1-linux-x64/bin/node', type: 'SHARED_LIB' }])
-  fs.writeFileSync(samplesFile, JSON.stringify([...samples, ...unnamed]))
+  const data = flameDataWith(t, [...samples, ...unnamed])
   const { folded, all } = await analysis.readHottestFrames(data, { root: RECORDED_ROOT })
   t.match(all[0], { functionName: '[SHARED_LIB]', own: false })
   t.equal(all[0].location, '/opt/node-v26.12.1-linux-x64/bin/node', 'its file, without a line')
@@ -241,3 +229,26 @@ t.test('a clinic version other than the pinned one is refused by name', async (t
     /diagnose reads @clinic\/flame's internal modules and knows version 12\.0\.0 only; 13\.0\.0 is installed/)
   t.doesNotThrow(() => analysis.checkPinnedVersions(['@clinic/flame'], { '@clinic/flame': '13.0.0' }))
 })
+
+// The recorded Flame run's samples: one stack (a list of frames) each.
+function recordedFlameSamples () {
+  return JSON.parse(fs.readFileSync(path.join(FLAME_DATA, 'slow.clinic-flame-samples'), 'utf8'))
+}
+
+// The first sample's stack through a frame named as `frame` matches, up to
+// that frame; undefined where no sample has one.
+function stackUpTo (samples, frame) {
+  const matches = (entry) => frame.test(entry.name)
+  const through = samples.find((stack) => stack.some(matches))
+  return through?.slice(0, through.findIndex(matches) + 1)
+}
+
+// A copy of the recorded Flame run in the test's folder, with `samples` as
+// its samples.
+function flameDataWith (t, samples) {
+  const data = path.join(t.testdir(), path.basename(FLAME_DATA))
+  fs.mkdirSync(data)
+  for (const file of fs.readdirSync(FLAME_DATA)) fs.copyFileSync(path.join(FLAME_DATA, file), path.join(data, file))
+  fs.writeFileSync(path.join(data, 'slow.clinic-flame-samples'), JSON.stringify(samples))
+  return data
+}

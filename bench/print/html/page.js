@@ -20,6 +20,7 @@ const { medianRound } = require('../../judge/stats')
 const { SPREAD_WORTH_A_WORD } = require('../../judge/evaluate')
 const { describeLoad, describeCores } = require('../machine')
 const { integer, figureColumn, ratioText, ratioValueText, goalText } = require('../numbers')
+const { escapeHtml, jsonForScript } = require('../../../tooling/html-text')
 
 const UPLOT_DIR = path.dirname(require.resolve('uplot/dist/uPlot.iife.min.js'))
 
@@ -202,12 +203,4 @@ function table (caption, head, rows, extraClass = '') {
 }
 
 // JSON inside <script>: nothing in it may close the element.
-function jsonForScript (value) {
-  return JSON.stringify(value).replace(/</g, '\\u003c')
-}
-
-function escapeHtml (text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]))
-}
-
 module.exports = { renderHtml, chartData }
