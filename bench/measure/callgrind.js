@@ -71,37 +71,118 @@ const NOT_COUNTED = [
 const POLL = 'uv__io_poll'
 const POLL_CALLBACKS = ['uv__stream_io', 'uv__server_io', 'uv__async_io', 'uv__signal_event', 'uv__udp_io', 'uv__poll_io', 'uv__inotify_read']
 
-const VALGRIND_ARGS = [
-  '--tool=callgrind',
-  // V8 writes the code it runs: valgrind must see it change.
-  '--smc-check=all-non-file',
-  '--instr-atstart=no',
-  '--callgrind-out-file=/dev/null',
-  ...[...NOT_COUNTED, POLL, ...POLL_CALLBACKS].map((name) => `--toggle-collect=${name}`),
-  // After the toggles, each of which would set it to no.
-  '--collect-atstart=yes'
-]
+/**
+ * Calls whose instructions are taken out of a window's count after it is
+ * read, from the profile callgrind dumps (countFromDump): each call's
+ * instructions, its callees' included, where the caller is counted code.
+ * Not toggled as NOT_COUNTED is: --toggle-collect flips collection, so a
+ * function toggled that is called where collection is already off (the
+ * garbage collector freeing buffers, libuv's poll reading the clock) would
+ * turn it on, and those calls would be counted by how often the collector
+ * and the poll ran (measured, toggling the clock's functions made fixed's
+ * count move with the pauses between requests by 0.6 %).
+ * - `allocator`: the C library's malloc and free, whose cost a call
+ *   depends on what the process allocated before, not on the code
+ *   (Node 26.12.1, 2 cores, Intel Xeon): fast's count moved by 0.10 % with
+ *   the length of the tree's path (module paths are allocated at startup)
+ *   and by 0.06 % between two processes of the same tree; left out, by
+ *   0.015 % and 0.005 %. The code that asks for memory is counted, what
+ *   the allocator does to find it is not (390 instructions of fixed's
+ *   request, 3,700 of fast's).
+ * - `clock`: libfaketime's functions, which stand the clock still
+ *   (instruction-count.js's FROZEN_CLOCK): a real clock read costs a few
+ *   dozen instructions, the fake's several hundred (3,900 of fixed's
+ *   request, 5 % of its count: a share that diluted every change).
+ */
+const CALLS_LEFT_OUT = {
+  allocator: {
+    object: /\/libc\.so(\.\d+)*$/,
+    functions: new Set(['malloc', 'free', 'calloc', 'realloc', 'reallocarray', 'posix_memalign', 'aligned_alloc', 'memalign', 'valloc', 'pvalloc'])
+  },
+  clock: { object: /\/libfaketime[^/]*\.so(\.\d+)*$/, functions: null }
+}
 
 /**
- * The instructions counted since the last zero, from callgrind's answer to
- * the monitor command "status internal": the sum of its per-thread totals,
- * the lines "events-<thread>: <count>" (the event being Ir, instructions).
- * Throws when the answer has none.
+ * valgrind's arguments for a counted process whose profile callgrind
+ * dumps, when asked, to `outFile`.N.
  */
-function parseCallgrindStatus (text) {
-  if (!/^events: Ir$/m.test(text)) throw new Error(`callgrind's status counts no instructions:\n${text.slice(0, 500)}`)
-  const totals = [...text.matchAll(/^events-\d+: (\d+)$/gm)].map((match) => Number(match[1]))
-  if (totals.length === 0) throw new Error(`callgrind's status has no per-thread totals:\n${text.slice(0, 500)}`)
-  return totals.reduce((sum, count) => sum + count, 0)
+function valgrindArgs (outFile) {
+  return [
+    '--tool=callgrind',
+    // V8 writes the code it runs: valgrind must see it change.
+    '--smc-check=all-non-file',
+    '--instr-atstart=no',
+    `--callgrind-out-file=${outFile}`,
+    ...[...NOT_COUNTED, POLL, ...POLL_CALLBACKS].map((name) => `--toggle-collect=${name}`),
+    // After the toggles, each of which would set it to no.
+    '--collect-atstart=yes'
+  ]
 }
+
+/**
+ * The instructions a dump of callgrind's profile (`text`, its format:
+ * https://valgrind.org/docs/manual/cl-format.html) counted, less the calls
+ * of CALLS_LEFT_OUT: { instructions, leftOut: { allocator, clock } }.
+ * `summary:` is what was counted since the counters were zeroed (all
+ * threads); a call's cost line, after its `calls=` line, is what the call
+ * cost with its callees. Names are compressed (`fn=(12) name` once, then
+ * `fn=(12)`); a call's object (`cob=`) is the caller's unless given.
+ * Written here: the format is a few line kinds, and no maintained npm
+ * package reads it. Throws when the text has no summary.
+ */
+function countFromDump (text) {
+  const names = { ob: new Map(), fn: new Map() }
+  const nameOf = (kind, value) => {
+    const compressed = /^\((\d+)\)(?: (.*))?$/.exec(value)
+    if (compressed === null) return value
+    if (compressed[2] !== undefined) names[kind].set(compressed[1], compressed[2])
+    return names[kind].get(compressed[1])
+  }
+  const leftOutAs = (fn, ob) => Object.keys(CALLS_LEFT_OUT).find((kind) => {
+    const { object, functions } = CALLS_LEFT_OUT[kind]
+    return object.test(ob ?? '') && (functions === null || functions.has(fn))
+  }) ?? null
+  const leftOut = Object.fromEntries(Object.keys(CALLS_LEFT_OUT).map((kind) => [kind, 0]))
+  let summary = null
+  let ob = null
+  let fn = null
+  let calleeOb = null
+  let callee = null
+  let costOfCall = false
+  for (const line of text.split('\n')) {
+    if (line.startsWith('summary: ')) summary = Number(line.slice(9))
+    else if (line.startsWith('ob=')) ob = nameOf('ob', line.slice(3))
+    else if (line.startsWith('fn=')) fn = nameOf('fn', line.slice(3))
+    else if (line.startsWith('cob=')) calleeOb = nameOf('ob', line.slice(4))
+    else if (line.startsWith('cfn=')) callee = nameOf('fn', line.slice(4))
+    else if (line.startsWith('calls=')) costOfCall = true
+    else if (costOfCall && /^[-+*0-9]/.test(line)) {
+      const kind = leftOutAs(callee, calleeOb ?? ob)
+      // A left-out call made inside another (malloc inside the fake's
+      // clock, say) is in that one's cost already.
+      if (kind !== null && leftOutAs(fn, ob) === null) leftOut[kind] += Number(line.split(' ')[1] ?? 0)
+      costOfCall = false
+      calleeOb = null
+    }
+  }
+  if (summary === null || Number.isNaN(summary)) throw new Error(`callgrind's profile has no summary:\n${text.slice(0, 500)}`)
+  const instructions = summary - Object.values(leftOut).reduce((sum, count) => sum + count, 0)
+  return { instructions, leftOut }
+}
+
+// vgdb serves a command to a process that sleeps in a system call by
+// waking it up itself after this long (its default, 100 ms, waits for the
+// process to look in on its own); the meter asks only once the server is
+// idle (instruction-count.js's untilIdle), so waiting longer buys nothing.
+const VGDB_INVOKE_MS = 10
 
 function runVgdb (pid, command, env) {
   return new Promise((resolve, reject) => {
-    execFile('vgdb', [`--pid=${pid}`, ...command.split(' ')], { env, encoding: 'utf8', timeout: 30000 }, (err, stdout, stderr) => {
+    execFile('vgdb', [`--pid=${pid}`, `--max-invoke-ms=${VGDB_INVOKE_MS}`, ...command.split(' ')], { env, encoding: 'utf8', timeout: 30000 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`vgdb ${command} failed: ${(stderr || err.message).trim()}`))
       else resolve(stdout)
     })
   })
 }
 
-module.exports = { V8_FLAGS, NOT_COUNTED, POLL, VALGRIND_ARGS, parseCallgrindStatus, runVgdb }
+module.exports = { V8_FLAGS, NOT_COUNTED, POLL, CALLS_LEFT_OUT, valgrindArgs, countFromDump, runVgdb }

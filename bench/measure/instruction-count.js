@@ -6,12 +6,16 @@
 // bench/measure/instructions.js tells the whole run, and why; it schedules
 // these counts over the targets and the trees.
 
+const fs = require('node:fs')
 const http = require('node:http')
+const os = require('node:os')
+const path = require('node:path')
 const { startTarget } = require('../../tooling/target-process')
 const { stdoutFile, removeStdoutFile } = require('./load')
 const { uninstrumented } = require('./uninstrumented')
-const { V8_FLAGS, VALGRIND_ARGS, parseCallgrindStatus, runVgdb } = require('./callgrind')
+const { V8_FLAGS, valgrindArgs, countFromDump, runVgdb } = require('./callgrind')
 const { findLibfaketime } = require('./instruction-tools')
+const { readTextOrNull } = require('../../tooling/text-file')
 
 /**
  * The clock stands still in the counted process: libfaketime, preloaded,
@@ -23,39 +27,48 @@ const { findLibfaketime } = require('./instruction-tools')
  * (docs/ci-gate.md, "A clock that stands still"): with the clock running,
  * fixed counted 0.4 % more when its requests came 10 ms apart, half of it
  * in timers and half in the next response remaking the Date header; with
- * the clock frozen, 0.05 %. The fake's own clock functions are counted
- * (about 2,600 instructions of fixed's request, the same on both sides of
- * a comparison): leaving them out with --toggle-collect made the count
- * move with the pauses again (0.6 %). A target that answers from a timer
+ * the clock frozen, 0.05 %. The fake's own clock functions are left out
+ * of the count (callgrind.js's CALLS_LEFT_OUT: 3,900 instructions of
+ * fixed's request, 4,300 of fast's). A target that answers from a timer
  * never answers here (SequentialClient says so).
  */
 const FROZEN_CLOCK = { at: '2026-01-01 00:00:00' }
 // A request the target does not answer in this long fails the count.
 const REQUEST_TIMEOUT_MS = 60000
 
-// The protocol's defaults: 5,000 requests of warm-up (after 2,000, V8 was
-// still at work on fixed's request path: some processes' windows rose by up
-// to 1.6 % for a few hundred requests between the 3,500th and the 5,500th)
-// and 1,500 to settle, five windows of 200; slow after 200 requests (200
-// listeners, bench:ci's count), in windows of 20.
-const DEFAULTS = { warmupRequests: 5000, settleRequests: 1500, windows: 5, windowRequests: 200, leakingWarmupRequests: 200, leakingWindowRequests: 20 }
+// The protocol's defaults: 1,000 requests of warm-up and 200 to settle,
+// five windows of 100; slow after 200 requests (200 listeners, bench:ci's
+// count), in windows of 20. Measured (Node 26.12.1, 2 cores, Intel Xeon),
+// with the allocator and the fake clock out of the count: fixed's and
+// fast's windows of 100 after a warm-up of 1,000 held within 0.1 % from
+// the second window to the thirtieth (3,000 requests; the first read 0.5 %
+// lower, hence the settling). (With the allocator counted, the warm-up was
+// 5,000 and the settling 1,500: its state moved the count for thousands of
+// requests.) A start under valgrind takes 16 s of a count's 25 s.
+const DEFAULTS = { warmupRequests: 1000, settleRequests: 200, windows: 5, windowRequests: 100, leakingWarmupRequests: 200, leakingWindowRequests: 20 }
 
 // Under valgrind a server takes 5 to 30 s to listen (30 with both cores busy).
 const START_TIMEOUT_MS = 120000
+// The warm-up's turns, when several kinds of request share a process.
+const WARMUP_TURN = 10
 // A window whose responses changed representation (fixed's ETag moves once
 // a minute) is counted again, this many times at most.
 const WINDOW_TRIES = 3
 
 /**
- * Count what one request costs `entry` (a target's entry point, absolute):
- * started with `env` and `nodeArgs` (a tax, say) and its stdout as
- * `stdout` names (a target's kind, or none), in `cwd`; sent `headers`, and
- * for a `conditional` target If-None-Match with its current ETag, which
- * must then answer 304 (else 2xx). Resolves to { windows: [instructions
- * per request], firstRequest: [the request number each window began at],
- * seconds }.
+ * Count what one request costs `entry` (a target's entry point, absolute),
+ * for each kind of request of `requests` ([{ name, headers, conditional }]:
+ * sent `headers`, and for a `conditional` kind If-None-Match with its
+ * current ETag, which must then answer 304, else 2xx), each kind from a
+ * client of its own: started with `env` and `nodeArgs` (a tax, say) and its
+ * stdout as `stdout` names (a target's kind, or none), in `cwd`. Kinds of
+ * one server share its process (fixed and fixed-304: a start under
+ * valgrind is 16 of a count's 25 s): warmed up in turns, each settled,
+ * then counted a window of each in turn. Resolves to { name: { windows:
+ * [instructions per request], firstRequest: [the request number each
+ * window began at, of that kind], seconds } }.
  */
-async function countInstructions (entry, { env = {}, nodeArgs = [], headers = {}, conditional = false, stdout, cwd, label = 'target', protocol = DEFAULTS } = {}) {
+async function countInstructions (entry, { env = {}, nodeArgs = [], requests, stdout, cwd, label = 'target', protocol = DEFAULTS } = {}) {
   const started = Date.now()
   const file = stdoutFile(stdout, `instructions-${label}`)
   // NODE_OPTIONS emptied: what the count depends on is V8_FLAGS and the
@@ -63,20 +76,42 @@ async function countInstructions (entry, { env = {}, nodeArgs = [], headers = {}
   // no harness's coverage (uninstrumented.js).
   env = uninstrumented({ ...env, NODE_OPTIONS: '' })
   const frozenClock = { LD_PRELOAD: findLibfaketime(), FAKETIME: FROZEN_CLOCK.at }
-  const server = await startTarget(entry, { env: { ...env, ...frozenClock }, nodeArgs: [...V8_FLAGS, ...nodeArgs], stdout: file, cwd, wrapper: ['valgrind', ...VALGRIND_ARGS], startTimeoutMs: START_TIMEOUT_MS })
+  // Where callgrind dumps a window's profile (callgrind.out.1, .2, ...).
+  const dumps = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-callgrind-'))
+  const server = await startTarget(entry, { env: { ...env, ...frozenClock }, nodeArgs: [...V8_FLAGS, ...nodeArgs], stdout: file, cwd, wrapper: ['valgrind', ...valgrindArgs(path.join(dumps, 'callgrind.out'))], startTimeoutMs: START_TIMEOUT_MS })
+    .catch((err) => {
+      fs.rmSync(dumps, { recursive: true, force: true })
+      throw err
+    })
   // vgdb finds the process by a name made of its USER and HOST, as the
   // server saw them (vgdb itself on the real clock).
   const vgdbEnv = { ...process.env, HOST: '127.0.0.1', ...env }
   const callgrind = (command) => runVgdb(server.pid, command, vgdbEnv)
-  const client = new SequentialClient(server.url, headers, { conditional, label })
+  // The instructions counted since the last zero, less what callgrind.js's
+  // CALLS_LEFT_OUT leaves out: from the profile it dumps, read and removed.
+  const countSinceZero = async () => {
+    await callgrind('dump')
+    // callgrind.out itself is where it would write at exit: empty.
+    const [dump, ...more] = fs.readdirSync(dumps).filter((name) => /\.\d+$/.test(name))
+    if (dump === undefined || more.length > 0) throw new Error(`${label}: callgrind dumped ${more.length + (dump ? 1 : 0)} profiles for one window`)
+    const text = fs.readFileSync(path.join(dumps, dump), 'utf8')
+    fs.rmSync(path.join(dumps, dump))
+    return countFromDump(text).instructions
+  }
+  const idle = () => untilIdle(server.pid, label)
+  const clients = requests.map(({ name, headers, conditional }) => new SequentialClient(server.url, headers, { conditional, label: requests.length > 1 ? `${label} ${name}` : label }))
   try {
-    await client.send(protocol.warmupRequests)
+    // In turns of WARMUP_TURN requests: each kind's path is compiled with
+    // what the others' left in the shared code.
+    for (let sent = 0; sent < protocol.warmupRequests; sent += WARMUP_TURN) {
+      for (const client of clients) await client.send(Math.min(WARMUP_TURN, protocol.warmupRequests - sent))
+    }
     await callgrind('instrumentation on')
     // Settled on one representation: when it changes (fixed's minute), the
     // target makes the new one, and the first time, V8 redoes code it had
     // optimized for the old one (measured: fixed-304's window after its
     // first new minute read 1.1 % more): the settling starts again.
-    const settle = async () => {
+    const settle = async (client) => {
       let before
       do {
         before = client.lastEtag
@@ -84,32 +119,69 @@ async function countInstructions (entry, { env = {}, nodeArgs = [], headers = {}
       } while (client.lastEtag !== before)
       return before
     }
-    let settledOn = await settle()
-    const windows = []
-    const firstRequest = []
-    while (windows.length < protocol.windows) {
-      let window = null
-      for (let tries = 0; window === null; tries++) {
-        if (tries === WINDOW_TRIES) throw new Error(`${label}: ${WINDOW_TRIES} windows in a row changed representation or status`)
-        if (client.lastEtag !== settledOn) settledOn = await settle()
-        const first = client.sent + 1
-        const representation = client.lastEtag
-        await callgrind('zero')
-        const seen = await client.send(protocol.windowRequests)
-        const counted = parseCallgrindStatus(await callgrind('status internal'))
-        window = checkWindow(seen, { conditional, representation }) ? { perRequest: counted / protocol.windowRequests, first } : null
+    const settledOn = []
+    for (const client of clients) settledOn.push(await settle(client))
+    const counts = clients.map(() => ({ windows: [], firstRequest: [] }))
+    for (let w = 0; w < protocol.windows; w++) {
+      for (const [i, client] of clients.entries()) {
+        let window = null
+        for (let tries = 0; window === null; tries++) {
+          if (tries === WINDOW_TRIES) throw new Error(`${client.label}: ${WINDOW_TRIES} windows in a row changed representation or status`)
+          if (client.lastEtag !== settledOn[i]) settledOn[i] = await settle(client)
+          const first = client.sent + 1
+          const representation = client.lastEtag
+          await idle()
+          await callgrind('zero')
+          const seen = await client.send(protocol.windowRequests)
+          await idle()
+          const counted = await countSinceZero()
+          window = checkWindow(seen, { conditional: client.conditional, representation }) ? { perRequest: counted / protocol.windowRequests, first } : null
+        }
+        counts[i].windows.push(window.perRequest)
+        counts[i].firstRequest.push(window.first)
       }
-      windows.push(window.perRequest)
-      firstRequest.push(window.first)
     }
-    return { windows, firstRequest, seconds: (Date.now() - started) / 1000 }
+    const seconds = (Date.now() - started) / 1000
+    return Object.fromEntries(requests.map(({ name }, i) => [name, { ...counts[i], seconds }]))
   } finally {
-    client.close()
+    for (const client of clients) client.close()
     // Killed, not asked to stop: its shutdown waits on timers, which a
     // frozen clock never fires.
     server.child.kill('SIGKILL')
     await server.stop()
     removeStdoutFile(file)
+    fs.rmSync(dumps, { recursive: true, force: true })
+  }
+}
+
+// The system calls in which a server waits for work (libuv's epoll), by
+// architecture: x64's epoll_wait, epoll_pwait and epoll_pwait2, arm64's
+// epoll_pwait and epoll_pwait2.
+const WAITING_CALLS = { x64: [232, 281, 441], arm64: [22, 441] }[process.arch] ?? []
+const IDLE_POLL_MS = 2
+const IDLE_TIMEOUT_MS = 60000
+
+/**
+ * Resolves once the process `pid` sleeps in its event loop's wait: all the
+ * work its last response left queued is done (fast's 'after' listener
+ * serializes and hashes the body after sending it). vgdb serves a command
+ * once every thread is in a system call: without this, now and then, under
+ * load, it caught the server inside the response's write, and the window
+ * was read before that work: one of fast's windows read 0.5 % low, one
+ * request's hashing short. Read from outside (/proc/PID/syscall and its
+ * state), so that nothing is added to the count; Linux only, as valgrind.
+ */
+async function untilIdle (pid, label) {
+  const started = Date.now()
+  for (;;) {
+    const call = readTextOrNull(`/proc/${pid}/syscall`)
+    const state = readTextOrNull(`/proc/${pid}/stat`)
+    if (call === null || state === null) throw new Error(`${label}: cannot read /proc/${pid}/syscall, where the meter sees the server wait for work`)
+    const number = Number(call.split(' ')[0])
+    // The state is the field after the name in parentheses.
+    if (WAITING_CALLS.includes(number) && state.slice(state.lastIndexOf(')') + 2, state.lastIndexOf(')') + 3) === 'S') return
+    if (Date.now() - started > IDLE_TIMEOUT_MS) throw new Error(`${label}: the server did not go back to waiting for requests within ${IDLE_TIMEOUT_MS / 1000} s`)
+    await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS))
   }
 }
 

@@ -19,19 +19,21 @@
 // 4. `windows` windows of `windowRequests` requests are counted, each from
 //    zeroed counters: instructions per request, one figure per window.
 //    Their spread is the run's own noise.
-// What it does not count (callgrind.js's NOT_COUNTED and POLL,
-// instruction-count.js's FROZEN_CLOCK): V8 compiling code and collecting
-// garbage, whose moments depend on the clock as much as on the code, the
-// event loop's polling, and anything the clock drives: the target runs on
-// a clock that stands still; and never the kernel (system calls, the
-// network stack), cache misses or any waiting. CPU time sees all of those.
+// What it does not count (callgrind.js's NOT_COUNTED, POLL and
+// CALLS_LEFT_OUT, instruction-count.js's FROZEN_CLOCK): V8 compiling code
+// and collecting garbage, whose moments depend on the clock as much as on
+// the code, the event loop's polling, the C library's allocator, whose cost
+// a call depends on the process's past, and anything the clock drives: the
+// target runs on a clock that stands still, whose fake is not counted
+// either; and never the kernel (system calls, the network stack), cache
+// misses or any waiting. CPU time sees all of those.
 // Here: the counts scheduled over the targets and the trees, and what a
 // count depends on; instruction-count.js counts one process (steps 1 to
 // 4), instruction-tools.js checks the machine has what the meter needs.
 
 const os = require('node:os')
 const path = require('node:path')
-const { V8_FLAGS, NOT_COUNTED, POLL } = require('./callgrind')
+const { V8_FLAGS, NOT_COUNTED, POLL, CALLS_LEFT_OUT } = require('./callgrind')
 const { MeterUnavailable } = require('./instruction-tools')
 const { countInstructions, FROZEN_CLOCK, DEFAULTS } = require('./instruction-count')
 
@@ -50,20 +52,29 @@ function describeMeter (valgrind, load) {
     node: process.version,
     valgrind,
     v8Flags: V8_FLAGS,
-    notCounted: [...NOT_COUNTED, `${POLL} but its callbacks`],
+    notCounted: [...NOT_COUNTED, `${POLL} but its callbacks`, ...Object.keys(CALLS_LEFT_OUT).map((kind) => `calls to the ${kind} (${describeCalls(CALLS_LEFT_OUT[kind])})`)],
     clock: `frozen at ${FROZEN_CLOCK.at} (libfaketime)`,
     protocol: { ...DEFAULTS, leakingWarmupRequests: load.warmupRequests, leakingWindowRequests: Math.max(1, Math.floor(load.requests / DEFAULTS.windows)) }
   }
+}
+
+// What a kind of CALLS_LEFT_OUT is, in a baseline's words.
+function describeCalls ({ object, functions }) {
+  return `${functions === null ? 'every function' : [...functions].join(', ')} of ${object.source}`
 }
 
 /**
  * Count every target of `targets` (names in `definitions`, bench/protocol/
  * targets.js's and the user's) from every tree of `trees` ({ side: folder
  * }), as many processes at a time as the machine has cores (each is one
- * thread under valgrind). `taxes` ({ target: instructions }) adds that much
- * work to each request of a target on `taxedSide` (the others get the
- * hook, with none). A leaking target (slow) is counted at its own request
- * counts: `protocol.leakingWarmupRequests` requests, then windows of
+ * thread under valgrind). Targets that are the same server started alike
+ * (fixed and fixed-304: the same entry, environment, stdout and tax) are
+ * counted in one process, each kind of request from a client of its own:
+ * a start under valgrind is most of a count. `taxes` ({ target:
+ * instructions }) adds that much work to each request of a target on
+ * `taxedSide` (the others get the hook, with none). A leaking target
+ * (slow) is counted at its own request counts: `protocol.
+ * leakingWarmupRequests` requests, then windows of
  * `protocol.leakingWindowRequests`, since its cost grows with each.
  * `onCount({ side, target, windows, seconds })` follows the run. Resolves
  * to { side: { target: { windows, firstRequest, seconds } } }. Targets of
@@ -73,27 +84,27 @@ async function countTargets (targets, definitions, { trees, taxes = {}, taxedSid
   for (const target of targets) {
     if (definitions[target].processTree) throw new MeterUnavailable(`${target} runs as several processes: the instruction meter counts one`)
   }
-  const jobs = targets.flatMap((target) => Object.keys(trees).map((side) => ({ target, side })))
+  const servers = groupByServer(targets, definitions, taxes)
+  const jobs = servers.flatMap((server) => Object.keys(trees).map((side) => ({ server, side })))
   const counts = Object.fromEntries(Object.keys(trees).map((side) => [side, {}]))
   const next = async () => {
     for (let job = jobs.shift(); job; job = jobs.shift()) {
-      const { target, side } = job
-      const { entry, env = {}, conditional, headers, stdout, leaking } = definitions[target]
-      const taxed = taxes[target] !== undefined
+      const { server: { entry, env, stdout, leaking, taxed, targets: together }, side } = job
       const count = await countInstructions(entry, {
         cwd: trees[side],
-        env: taxed ? { ...env, WORK_TAX_INSTRUCTIONS: String(side === taxedSide ? taxes[target] : 0) } : env,
+        env: taxed ? { ...env, WORK_TAX_INSTRUCTIONS: String(side === taxedSide ? taxes[together[0]] : 0) } : env,
         nodeArgs: taxed ? ['-r', WORK_TAX] : [],
-        headers,
-        conditional,
+        requests: together.map((target) => ({ name: target, headers: definitions[target].headers, conditional: definitions[target].conditional })),
         stdout,
-        label: `${side}-${target}`,
+        label: `${side}-${together.join('+')}`,
         protocol: leaking
           ? { warmupRequests: protocol.leakingWarmupRequests, settleRequests: 0, windows: protocol.windows, windowRequests: protocol.leakingWindowRequests }
           : protocol
       })
-      counts[side][target] = count
-      onCount({ side, target, ...count })
+      for (const target of together) {
+        counts[side][target] = count[target]
+        onCount({ side, target, ...count[target] })
+      }
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, jobs.length)) }, next))
@@ -101,4 +112,23 @@ async function countTargets (targets, definitions, { trees, taxes = {}, taxedSid
   return Object.fromEntries(Object.entries(counts).map(([side, byTarget]) => [side, Object.fromEntries(targets.map((t) => [t, byTarget[t]]))]))
 }
 
-module.exports = { countTargets, describeMeter, DEFAULTS }
+/**
+ * `targets` grouped by the process that serves them: [{ entry, env,
+ * stdout, leaking, taxed, targets }], in the order of each group's first
+ * target. Two targets share a process when it would be started alike: the
+ * same entry, environment, stdout, and tax (a taxed target and an untaxed
+ * one would not be).
+ */
+function groupByServer (targets, definitions, taxes = {}) {
+  const groups = new Map()
+  for (const target of targets) {
+    const { entry, env = {}, stdout, leaking = false } = definitions[target]
+    const taxed = taxes[target] !== undefined
+    const key = JSON.stringify([entry, env, stdout ?? null, leaking, taxed ? taxes[target] : null])
+    if (!groups.has(key)) groups.set(key, { entry, env, stdout, leaking, taxed, targets: [] })
+    groups.get(key).targets.push(target)
+  }
+  return [...groups.values()]
+}
+
+module.exports = { countTargets, groupByServer, describeMeter, DEFAULTS }

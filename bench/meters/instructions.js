@@ -23,7 +23,7 @@ const defaults = {
   bench: { alpha: INSTRUCTION_DEFAULTS.alpha },
   // bench:compare: the allowance (in percent), and the CPU rounds reported
   // beside the count: fewer, since they gate nothing.
-  compare: { rounds: 4, maxRegression: INSTRUCTION_DEFAULTS.maxRegression * 100 }
+  compare: { rounds: 2, maxRegression: INSTRUCTION_DEFAULTS.maxRegression * 100 }
 }
 
 /**

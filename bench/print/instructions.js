@@ -22,7 +22,7 @@ function describeMeter ({ node, valgrind, protocol, libc, cpu, clock }) {
     `Instructions per request: callgrind (valgrind ${valgrind}), Node ${node}${where}, V8 set to repeat itself; ${protocol.warmupRequests} + ${protocol.settleRequests} requests ` +
       `before ${protocol.windows} windows of ${protocol.windowRequests}, one request at a time (slow: after ${protocol.leakingWarmupRequests}, windows of ${protocol.leakingWindowRequests})` +
       (clock ? `; the server's clock ${clock}.` : '.'),
-    'Not counted: JIT compilation, garbage collection, the event loop\'s polling, what the clock drives (timers), the kernel (system calls, network), cache misses, waiting: CPU per request sees those.'
+    'Not counted: JIT compilation, garbage collection, the C library\'s allocator (malloc, free), the event loop\'s polling, the frozen clock and what a clock drives (timers), the kernel (system calls, network), cache misses, waiting: CPU per request sees those.'
   ]
 }
 
