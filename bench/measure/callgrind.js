@@ -86,7 +86,7 @@ const POLL_CALLBACKS = ['uv__stream_io', 'uv__server_io', 'uv__async_io', 'uv__s
  *   (Node 26.12.1, 2 cores, Intel Xeon): fast's count moved by 0.10 % with
  *   the length of the tree's path (module paths are allocated at startup)
  *   and by 0.06 % between two processes of the same tree; left out, by
- *   0.015 % and 0.005 %. The code that asks for memory is counted, what
+ *   0.02 % and 0.005 %. The code that asks for memory is counted, what
  *   the allocator does to find it is not (390 instructions of fixed's
  *   request, 3,700 of fast's).
  * - `clock`: libfaketime's functions, which stand the clock still

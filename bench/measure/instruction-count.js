@@ -70,6 +70,40 @@ const WINDOW_TRIES = 3
  */
 async function countInstructions (entry, { env = {}, nodeArgs = [], requests, stdout, cwd, label = 'target', protocol = DEFAULTS } = {}) {
   const started = Date.now()
+  const counted = await startCounted(entry, { env, nodeArgs, stdout, cwd, label })
+  const clients = requests.map(({ name, headers, conditional }) => new SequentialClient(counted.url, headers, { conditional, label: requests.length > 1 ? `${label} ${name}` : label }))
+  try {
+    // In turns of WARMUP_TURN requests: each kind's path is compiled with
+    // what the others' left in the shared code.
+    for (let sent = 0; sent < protocol.warmupRequests; sent += WARMUP_TURN) {
+      for (const client of clients) await client.send(Math.min(WARMUP_TURN, protocol.warmupRequests - sent))
+    }
+    await counted.callgrind('instrumentation on')
+    for (const client of clients) await settle(client, protocol.settleRequests)
+    const counts = clients.map(() => ({ windows: [], firstRequest: [] }))
+    for (let w = 0; w < protocol.windows; w++) {
+      for (const [i, client] of clients.entries()) {
+        const { perRequest, first } = await countWindow(counted, client, protocol)
+        counts[i].windows.push(perRequest)
+        counts[i].firstRequest.push(first)
+      }
+    }
+    const seconds = (Date.now() - started) / 1000
+    return Object.fromEntries(requests.map(({ name }, i) => [name, { ...counts[i], seconds }]))
+  } finally {
+    for (const client of clients) client.close()
+    await counted.stop()
+  }
+}
+
+/**
+ * `entry` started under callgrind, instrumentation off, on the frozen
+ * clock (countInstructions says with what). Resolves to { url,
+ * callgrind(command): vgdb's answer, untilIdle(), countSinceZero():
+ * the instructions counted since the last zero, less what callgrind.js's
+ * CALLS_LEFT_OUT leaves out, stop() }.
+ */
+async function startCounted (entry, { env, nodeArgs, stdout, cwd, label }) {
   const file = stdoutFile(stdout, `instructions-${label}`)
   // NODE_OPTIONS emptied: what the count depends on is V8_FLAGS and the
   // target's own (a test runner's loader, say, would be counted too); and
@@ -78,80 +112,79 @@ async function countInstructions (entry, { env = {}, nodeArgs = [], requests, st
   const frozenClock = { LD_PRELOAD: findLibfaketime(), FAKETIME: FROZEN_CLOCK.at }
   // Where callgrind dumps a window's profile (callgrind.out.1, .2, ...).
   const dumps = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-callgrind-'))
+  const cleanUp = () => {
+    removeStdoutFile(file)
+    fs.rmSync(dumps, { recursive: true, force: true })
+  }
   const server = await startTarget(entry, { env: { ...env, ...frozenClock }, nodeArgs: [...V8_FLAGS, ...nodeArgs], stdout: file, cwd, wrapper: ['valgrind', ...valgrindArgs(path.join(dumps, 'callgrind.out'))], startTimeoutMs: START_TIMEOUT_MS })
     .catch((err) => {
-      fs.rmSync(dumps, { recursive: true, force: true })
+      cleanUp()
       throw err
     })
   // vgdb finds the process by a name made of its USER and HOST, as the
   // server saw them (vgdb itself on the real clock).
   const vgdbEnv = { ...process.env, HOST: '127.0.0.1', ...env }
   const callgrind = (command) => runVgdb(server.pid, command, vgdbEnv)
-  // The instructions counted since the last zero, less what callgrind.js's
-  // CALLS_LEFT_OUT leaves out: from the profile it dumps, read and removed.
-  const countSinceZero = async () => {
-    await callgrind('dump')
-    // callgrind.out itself is where it would write at exit: empty.
-    const [dump, ...more] = fs.readdirSync(dumps).filter((name) => /\.\d+$/.test(name))
-    if (dump === undefined || more.length > 0) throw new Error(`${label}: callgrind dumped ${more.length + (dump ? 1 : 0)} profiles for one window`)
-    const text = fs.readFileSync(path.join(dumps, dump), 'utf8')
-    fs.rmSync(path.join(dumps, dump))
-    return countFromDump(text).instructions
+  return {
+    url: server.url,
+    callgrind,
+    untilIdle: () => untilIdle(server.pid, label),
+    async countSinceZero () {
+      await callgrind('dump')
+      // callgrind.out itself is where it would write at exit: empty.
+      const [dump, ...more] = fs.readdirSync(dumps).filter((name) => /\.\d+$/.test(name))
+      if (dump === undefined || more.length > 0) throw new Error(`${label}: callgrind dumped ${more.length + (dump ? 1 : 0)} profiles for one window`)
+      const text = fs.readFileSync(path.join(dumps, dump), 'utf8')
+      fs.rmSync(path.join(dumps, dump))
+      return countFromDump(text).instructions
+    },
+    async stop () {
+      // Killed, not asked to stop: its shutdown waits on timers, which a
+      // frozen clock never fires.
+      server.child.kill('SIGKILL')
+      await server.stop()
+      cleanUp()
+    }
   }
-  const idle = () => untilIdle(server.pid, label)
-  const clients = requests.map(({ name, headers, conditional }) => new SequentialClient(server.url, headers, { conditional, label: requests.length > 1 ? `${label} ${name}` : label }))
-  try {
-    // In turns of WARMUP_TURN requests: each kind's path is compiled with
-    // what the others' left in the shared code.
-    for (let sent = 0; sent < protocol.warmupRequests; sent += WARMUP_TURN) {
-      for (const client of clients) await client.send(Math.min(WARMUP_TURN, protocol.warmupRequests - sent))
-    }
-    await callgrind('instrumentation on')
-    // Settled on one representation: when it changes (fixed's minute), the
-    // target makes the new one, and the first time, V8 redoes code it had
-    // optimized for the old one (measured: fixed-304's window after its
-    // first new minute read 1.1 % more): the settling starts again.
-    const settle = async (client) => {
-      let before
-      do {
-        before = client.lastEtag
-        await client.send(protocol.settleRequests)
-      } while (client.lastEtag !== before)
-      return before
-    }
-    const settledOn = []
-    for (const client of clients) settledOn.push(await settle(client))
-    const counts = clients.map(() => ({ windows: [], firstRequest: [] }))
-    for (let w = 0; w < protocol.windows; w++) {
-      for (const [i, client] of clients.entries()) {
-        let window = null
-        for (let tries = 0; window === null; tries++) {
-          if (tries === WINDOW_TRIES) throw new Error(`${client.label}: ${WINDOW_TRIES} windows in a row changed representation or status`)
-          if (client.lastEtag !== settledOn[i]) settledOn[i] = await settle(client)
-          const first = client.sent + 1
-          const representation = client.lastEtag
-          await idle()
-          await callgrind('zero')
-          const seen = await client.send(protocol.windowRequests)
-          await idle()
-          const counted = await countSinceZero()
-          window = checkWindow(seen, { conditional: client.conditional, representation }) ? { perRequest: counted / protocol.windowRequests, first } : null
-        }
-        counts[i].windows.push(window.perRequest)
-        counts[i].firstRequest.push(window.first)
-      }
-    }
-    const seconds = (Date.now() - started) / 1000
-    return Object.fromEntries(requests.map(({ name }, i) => [name, { ...counts[i], seconds }]))
-  } finally {
-    for (const client of clients) client.close()
-    // Killed, not asked to stop: its shutdown waits on timers, which a
-    // frozen clock never fires.
-    server.child.kill('SIGKILL')
-    await server.stop()
-    removeStdoutFile(file)
-    fs.rmSync(dumps, { recursive: true, force: true })
+}
+
+/**
+ * Send `client` (a SequentialClient) `requests` requests until its
+ * representation holds through them. When it changes (fixed's minute), the
+ * target makes the new one, and the first time, V8 redoes code it had
+ * optimized for the old one (measured: fixed-304's window after its first
+ * new minute read 1.1 % more): the settling starts again. Records the
+ * representation settled on as `client.settledOn`.
+ */
+async function settle (client, requests) {
+  let before
+  do {
+    before = client.lastEtag
+    await client.send(requests)
+  } while (client.lastEtag !== before)
+  client.settledOn = before
+}
+
+/**
+ * One window of `client`'s requests on `counted` (startCounted's), read
+ * once the server is idle before and after: { perRequest, first (the
+ * window's first request) }. A window whose responses were not all the
+ * representation promised (checkWindow) is counted again, settled anew if
+ * it changed, WINDOW_TRIES times at most.
+ */
+async function countWindow (counted, client, protocol) {
+  for (let tries = 0; tries < WINDOW_TRIES; tries++) {
+    if (client.lastEtag !== client.settledOn) await settle(client, protocol.settleRequests)
+    const first = client.sent + 1
+    const representation = client.lastEtag
+    await counted.untilIdle()
+    await counted.callgrind('zero')
+    const seen = await client.send(protocol.windowRequests)
+    await counted.untilIdle()
+    const instructions = await counted.countSinceZero()
+    if (checkWindow(seen, { conditional: client.conditional, representation })) return { perRequest: instructions / protocol.windowRequests, first }
   }
+  throw new Error(`${client.label}: ${WINDOW_TRIES} windows in a row changed representation or status`)
 }
 
 // The system calls in which a server waits for work (libuv's epoll), by
@@ -201,6 +234,8 @@ class SequentialClient {
     this.sent = 0
     // The ETag of the last response.
     this.lastEtag = null
+    // The ETag it settled on before counting (settle()).
+    this.settledOn = null
   }
 
   get () {
