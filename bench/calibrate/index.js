@@ -48,7 +48,7 @@ one caught at least ${MIN_CATCH_SHARE * 100} % of the time.
                   both gates on instructions per request (valgrind): the
                   tax is that share of ${TAXED}'s count in instructions of work,
                   on both sides' ${TAXED} (none on the clean side); default
-                  levels 0.25,0.5,1; CPU is measured in ${INSTRUCTION_CPU_ROUNDS.ci} round (ci)
+                  levels 0.2,0.5,1; CPU is measured in ${INSTRUCTION_CPU_ROUNDS.ci} round (ci)
                   or ${INSTRUCTION_CPU_ROUNDS.compare} (compare), reported only
 --targets and --alpha are passed to each run (default: the gate's own).
 Each run takes what the gate's command takes.

@@ -60,11 +60,23 @@ function renderTable (result) {
     textTable(COLUMNS, result.comparisons),
     '',
     ...readingNotes(result),
-    ...result.comparisons.filter((c) => c.note).map((c) => `Note: ${c.target}: ${c.note}.`)
+    ...cpuNotes(result).map((note) => `Note: ${note}.`)
   ].join('\n')
 }
 
-function readingNotes ({ alpha, alphaPerTarget, maxRegression, comparisons }) {
+// What the CPU table's notes say: with the instruction meter, the rounds
+// are too few for a verdict by design (they gate nothing), which needs
+// saying once, not per target.
+function cpuNotes (result) {
+  if (result.instructions) return []
+  return result.comparisons.filter((c) => c.note).map((c) => `${c.target}: ${c.note}`)
+}
+
+function readingNotes ({ alpha, alphaPerTarget, maxRegression, comparisons, instructions }) {
+  if (instructions) {
+    return [`Figures are medians over the ${comparisons[0]?.rounds ?? 0} rounds, a change the Hodges-Lehmann estimate from the rounds' head/base ratios: ` +
+      'reported beside the count, too few rounds for a verdict of their own.']
+  }
   const confidence = `${+((1 - 2 * alphaPerTarget) * 100).toFixed(1)} %`
   return [
     'Figures are medians over the rounds; a change is the Hodges-Lehmann estimate from the rounds\' head/base ratios.',
@@ -115,7 +127,7 @@ function renderMarkdown (result) {
     ...table,
     '',
     ...readingNotes(result).join(' ').split('\n'),
-    ...result.comparisons.filter((c) => c.note).map((c) => `\n_${c.target}: ${c.note}._`),
+    ...cpuNotes(result).map((note) => `\n_${note}._`),
     '',
     `${protocol.rounds} rounds of ${protocol.targets.join(', ')}: base and head started fresh and loaded at the same time in each round ` +
       `(autocannon -c ${protocol.connections} each, ${protocol.warmup} s warm-up, ${protocol.duration} s measured), ABBA order; ` +

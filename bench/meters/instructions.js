@@ -122,7 +122,7 @@ const readVerdict = (taxed) => (result) => {
 
 const calibration = {
   unit: 'instructions/req',
-  levels: '0.25,0.5,1',
+  levels: '0.2,0.5,1',
   cpuRounds: CPU_ROUNDS,
   runArgs: (gate) => ['--meter', 'instructions', '--rounds', String(CPU_ROUNDS[gate])],
   tax,
