@@ -15,7 +15,7 @@ const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('..
 const { resolveServerPath } = require('../tooling/server-path')
 const { startTarget } = require('../tooling/target-process')
 const { LEVELS, levelName, describeLevels } = require('./levels')
-const { compareSpeed, SPEED_PROTOCOL, YOURS } = require('./speed')
+const { compareSpeed, intervalText, SPEED_PROTOCOL, SPEED_ALPHA, YOURS } = require('./speed')
 const { targetsIn } = require('../tooling/targets')
 const { round } = require('../tooling/number-text')
 
@@ -26,9 +26,10 @@ const USAGE = `Usage: npm run verify -- PATH [--level N] [--speed | --no-speed] 
 Starts \`node PATH\` (your copy from \`npm run workshop -- new\`, a variant,
 or any server that listens on PORT) on a free port and checks it:
 ${describeLevels()}
-  speed     CPU per request and req/s against slow, fast and fixed in one
-            run of the benchmark, and a verdict in words (about 40 s): after
-            every level only, unless --speed
+  speed     CPU per request and req/s beside fast and fixed, the three
+            loaded at the same time in ${SPEED_PROTOCOL.rounds} rounds, and slow; a verdict in
+            words against fixed/, with the range the rounds allow (about
+            40 s): after every level only, unless --speed
 Each check is ✓, ✗ (with what was sent, what came back and a hint) or
 – (could not be checked on this server).
 
@@ -92,11 +93,8 @@ async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped =
   if (!speed) {
     print(`\nSpeed: not measured (${speedSkipped})`)
   } else {
-    const protocol = { ...speedProtocol }
-    print(`\nSpeed: ${name} beside slow, fast and fixed, each in a fresh process under autocannon -c ${protocol.connections}, ` +
-      `${protocol.warmup} s warm-up then ${protocol.duration} s, ${protocol.rounds} rounds interleaved; ` +
-      `slow${leaking ? ` and ${name} (its cost grows)` : ''} by requests: ${protocol.warmupRequests} then ${protocol.requests}`)
-    const result = await compareSpeed(entry, { leaking, protocol })
+    print(`\nSpeed: ${describeSpeedProtocol(speedProtocol, name, leaking)}`)
+    const result = await compareSpeed(entry, { leaking, protocol: speedProtocol })
     print(renderSpeed(result, name))
   }
   return { code, passed }
@@ -111,13 +109,23 @@ function renderCheck ({ name, pass, sent, seen, hint }) {
   return lines.join('\n')
 }
 
-function renderSpeed ({ summaries, ratios, verdict }, name) {
+// How the speed is measured, in a line: yours, fast and fixed together in
+// each round (or, when yours leaks, with slow by counts).
+function describeSpeedProtocol (protocol, name, leaking) {
+  const byTime = leaking ? 'fast and fixed' : `${name}, fast and fixed`
+  const byCount = leaking ? `slow and ${name} (its cost grows)` : 'slow'
+  return `${name} beside slow, fast and fixed, each in a fresh process: ${byTime} loaded at the same time, ` +
+    `autocannon -c ${protocol.connections} each, ${protocol.warmup} s warm-up then ${protocol.duration} s, ${protocol.rounds} rounds; ` +
+    `${byCount} by requests, ${protocol.warmupRequests} then ${protocol.requests}, once`
+}
+
+function renderSpeed ({ summaries, comparisons, verdict }, name) {
   const shown = (target) => target === YOURS ? `${name} (yours)` : target
   const width = Math.max(...summaries.map((s) => shown(s.target).length))
   const rows = summaries.map((s) => `  ${shown(s.target).padEnd(width)}  ${round(s.requestsPerSecond).padStart(8)} req/s  ${round(s.cpuMicrosPerRequest).padStart(8)} µs CPU per request`)
-  const ratio = (n) => ratios.find((r) => r.name === n)?.value
-  const against = targetsIn('speedLine').map((other) => `${round(ratio(`cpu ${YOURS}/${other}`))} x ${other}/'s`).join(', ')
-  return [...rows, `  CPU per request: ${against}`, `${name}: ${verdict}`].join('\n')
+  const against = targetsIn('speedLine').map((other) => `${round(comparisons[other].ratio)} x ${other}/'s${intervalText(comparisons[other])}`).join(', ')
+  const intervals = `in brackets ${Math.round((1 - 2 * SPEED_ALPHA) * 100)} % intervals`
+  return [...rows, `  CPU per request: ${against} (${intervals})`, `${name}: ${verdict}`].join('\n')
 }
 
 function mark (ok) {

@@ -2,11 +2,13 @@
 
 // Workshop copies of slow/, as a participant makes them with `workshop new`
 // and then edits: for verify, the workshop's commands and the clinic lane.
+// And copies of fixed/, plain or with another index.js, for verify's speed.
 
 require('../untapped-children')
 const fs = require('node:fs')
 const path = require('node:path')
 const { newCopy } = require('../../workshop')
+const { ROOT } = require('../../tooling/repo')
 
 // A test's copy lives in the repo's root (where its requires resolve), and
 // tap ends a file at its time limit without its teardown: the copy, a wrong
@@ -40,4 +42,23 @@ function oneLineFixCopy (t, name) {
   return workshopCopy(t, name, (source) => source.replace('if (attachAfterEvent === true) return', 'if (afterEventAttached === true) return'))
 }
 
-module.exports = { TEST_COPY_PREFIX, testCopyName, workshopCopy, oneLineFixCopy }
+/**
+ * A copy of fixed/ in the repo's root, named by testCopyName, removed in
+ * teardown; with `index` (a file's path), that file as its index.js.
+ * Returns the folder.
+ */
+function fixedCopy (t, name, { index } = {}) {
+  const folder = path.join(ROOT, testCopyName(name))
+  t.teardown(() => fs.rmSync(folder, { recursive: true, force: true }))
+  fs.cpSync(path.join(ROOT, 'fixed'), folder, { recursive: true })
+  if (index) fs.copyFileSync(index, path.join(folder, 'index.js'))
+  return folder
+}
+
+// A copy that passes every level but serializes and hashes its body on
+// every request (fixtures/hashing-per-request.js); removed in teardown.
+function hashingCopy (t, name) {
+  return fixedCopy(t, name, { index: path.join(__dirname, 'fixtures', 'hashing-per-request.js') })
+}
+
+module.exports = { TEST_COPY_PREFIX, testCopyName, workshopCopy, oneLineFixCopy, fixedCopy, hashingCopy }
