@@ -128,7 +128,11 @@ t.test('each npm command of .ci/run runs in the workflow with the same arguments
 
 t.test('the stored instruction baseline gates .ci/run only; the workflow counts the push\'s base', async (t) => {
   const name = 'BENCH_CI_MAX_REGRESSION'
-  t.match(ciRun, new RegExp(`^${name}=[\\d.]+$`, 'm'), `.ci/run sets ${name}`)
+  const allowance = new RegExp(`^${name}=([\\d.]+)$`, 'm').exec(ciRun)?.[1]
+  t.ok(allowance, `.ci/run sets ${name}`)
+  // docs/ci-gate.md quotes the command with its value: the same one.
+  const quoted = /\.ci\/instructions-baseline\.json --max-regression ([\d.]+)`/.exec(read('docs/ci-gate.md').replace(/\s+/g, ' '))?.[1]
+  t.equal(quoted, allowance, `docs/ci-gate.md quotes .ci/run's allowance, ${allowance}`)
   const stored = ciRunNpmCommands().filter(({ command }) => /\.ci\/instructions-baseline\.json/.test(command))
   t.same(stored.map(({ command }) => command), Object.keys(CI_RUN_ONLY).filter((command) => /instructions-baseline/.test(command)), '.ci/run gates on it, at its allowance')
   // On GitHub's runners bench:ci would refuse it (another valgrind, glibc
