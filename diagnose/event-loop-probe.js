@@ -7,8 +7,13 @@
 // 10 ms timer as Doctor's sampler has (monitorEventLoopDelay records the
 // time between its turns; what passes 10 ms is the delay), the share of the
 // time the loop was busy (performance.eventLoopUtilization) and the
-// process's CPU (process.cpuUsage). Over the IPC channel spawn-server.js
-// opens, beside tooling/probe.js's messages:
+// process's CPU (process.cpuUsage). And what Doctor does not: the CPU the
+// process spent between one response and the next, counted by the
+// responses it finished (node:http publishes each on the diagnostics
+// channel 'http.server.response.finish'), which is what tells a leak (each
+// response dearer than the last) from a server that is merely slow.
+// Over the IPC channel spawn-server.js opens, beside tooling/probe.js's
+// messages:
 //   child -> parent  { type: 'event-loop-sample', sample } every second from
 //                    the start, `sample` = { timestamp (Date.now()), seconds
 //                    (the time it covers), cpu (cores), utilization (0-1),
@@ -17,30 +22,58 @@
 //   parent -> child  { type: 'event-loop-reset' }: the load begins; answered
 //                    { type: 'event-loop-reset' };
 //   parent -> child  { type: 'event-loop-summary' }: the load is over;
-//                    answered { type: 'event-loop-summary', summary }, the
-//                    same figures over the whole load since the reset.
+//                    answered { type: 'event-loop-summary', summary,
+//                    responses }: the same figures over the whole load since
+//                    the reset, and `responses`, [[responses finished, CPU
+//                    µs used], …] since the reset, one pair every
+//                    RESPONSES_PER_MARK responses (the first [0, 0]).
 
 const { monitorEventLoopDelay, performance } = require('node:perf_hooks')
+const diagnosticsChannel = require('node:diagnostics_channel')
 const cluster = require('node:cluster')
 
 // Doctor's sampling interval: its delay is what passes it.
 const TIMER_MS = 10
 const SAMPLE_EVERY_MS = 1000
+// A mark every 10 responses: 60 along slow's 600 requests whatever the
+// machine's speed, and at fixed's tens of thousands a second one
+// process.cpuUsage() call per 10 responses, a fraction of a percent of
+// their cost.
+const RESPONSES_PER_MARK = 10
 
 if (process.send && !cluster.isWorker) {
   const second = meter()
   let load = meter()
+  let responses = responseMarks()
+  diagnosticsChannel.subscribe('http.server.response.finish', () => responses.count())
   const timer = setInterval(() => process.send({ type: 'event-loop-sample', sample: second.read() }), SAMPLE_EVERY_MS)
   timer.unref()
   process.on('message', (message) => {
     if (message?.type === 'event-loop-reset') {
       load.stop()
       load = meter()
+      responses = responseMarks()
       process.send({ type: 'event-loop-reset' })
     } else if (message?.type === 'event-loop-summary') {
-      process.send({ type: 'event-loop-summary', summary: load.read() })
+      process.send({ type: 'event-loop-summary', summary: load.read(), responses: responses.marks })
     }
   })
+}
+
+// The responses finished from now on, and the CPU used by each mark.
+function responseMarks () {
+  const start = process.cpuUsage()
+  const marks = [[0, 0]]
+  let finished = 0
+  return {
+    marks,
+    count () {
+      finished++
+      if (finished % RESPONSES_PER_MARK !== 0) return
+      const cpu = process.cpuUsage(start)
+      marks.push([finished, cpu.user + cpu.system])
+    }
+  }
 }
 
 // The figures from now on; read() gives them since the last read.

@@ -4,14 +4,20 @@
 // Doctor asks it, with what Node ships. The server runs as a user runs it,
 // with event-loop-probe.js preloaded (its code untouched), under the load
 // Doctor gets (load.js); every second the terminal shows its event-loop
-// delay and how busy its loop and its CPU were, and the last line judges the
-// delay by Doctor's own rule (a median of 10 ms or more, or one delay of
-// 100 ms or more), against how busy the machine was (machine.js), in
-// Doctor's words:
-//   event-loop: slow: the event-loop delay is flagged (…)
-//   event-loop: fixed: no delay flagged (…)
-//   event-loop: fixed: not judged: the machine was busy (…)
-// docs/diagnose.md, "Node's own tools", has the runs behind the rule.
+// delay and how busy its loop and its CPU were. Two lines judge it. The
+// first, whether it leaks: the CPU a response costs late in the load
+// against early (cost-growth.js), a ratio of the server to itself, which a
+// faster or slower machine does not move:
+//   event-loop: slow: a leak: each response costs more CPU than the ones before (…)
+//   event-loop: fixed: no leak: a response costs no more late in the load than early (…)
+// The second, Doctor's own rule on the delay (a median of 10 ms or more,
+// or one delay of 100 ms or more), against how busy the machine was
+// (machine.js), in Doctor's words; an absolute line, which a machine fast
+// enough passes under on slow:
+//   event-loop: Doctor's rule: slow: the event-loop delay is flagged (…)
+//   event-loop: Doctor's rule: fixed: no delay flagged (…)
+//   event-loop: Doctor's rule: fixed: not judged: the machine was busy (…)
+// docs/diagnose.md, "Node's own tools", has the runs behind both.
 // Exit codes: 0 done (a "not judged" too: the run worked), 1 the load got
 // no 2xx response or the server failed, 2 bad arguments.
 
@@ -21,6 +27,7 @@ const { resolveServerPath } = require('../tooling/server-path')
 const { spawnServer } = require('../tooling/spawn-server')
 const { parseLoadCommandLine, loadFor, defaultConnections, runLoad, describeLoad, describeOutcome, DOCTOR_CONNECTIONS, REQUESTS_BY_SERVER, DEFAULTS } = require('./load')
 const { judgeMachine, describeMachine } = require('./machine')
+const { judgeCostGrowth, describeCostGrowth, LEAK_GROWTH } = require('./cost-growth')
 
 const PROBE = path.join(__dirname, 'event-loop-probe.js')
 // Doctor's delay rule (@clinic/doctor/analysis/analyse-delay.js), on the
@@ -37,8 +44,10 @@ const USAGE = `Usage: npm run event-loop -- <server> [--connections N] [--durati
 
 Runs \`node <server>\` with Node's event-loop delay monitor preloaded
 (perf_hooks), loads it as Doctor's run does (autocannon -c ${DOCTOR_CONNECTIONS} for
-${DEFAULTS.duration} s, slow for ${REQUESTS_BY_SERVER.slow} requests), shows its delay every second and
-judges it by Doctor's rule: a median delay of ${FLAGGED_MEDIAN_MS} ms or more, or one of ${FLAGGED_MAX_MS} ms.
+${DEFAULTS.duration} s, slow for ${REQUESTS_BY_SERVER.slow} requests) and shows its delay every second.
+Then whether it leaks: the CPU a response costs over the last third of the
+load against the first (a leak at ${LEAK_GROWTH} times or more); and the delay by
+Doctor's rule: a median of ${FLAGGED_MEDIAN_MS} ms or more, or one of ${FLAGGED_MAX_MS} ms.
   server:   a variant (slow, fast, fixed), a story's server,
             or the path of any server folder or file, your workshop copy say
 `
@@ -46,9 +55,11 @@ judges it by Doctor's rule: a median delay of ${FLAGGED_MEDIAN_MS} ms or more, o
 /**
  * Measure `server`'s event loop under load. Resolves to { code, error?,
  * name (the server as printed), load, samples (each second's, during the
- * load), summary (the load's whole), machine (judgeMachine's), flagged,
- * verdict }; code 2 when nothing
- * is at that path, 1 when the server did not start or the load got no 2xx.
+ * load), summary (the load's whole), machine (judgeMachine's), growth
+ * (cost-growth.js's judgeCostGrowth), leak, flagged (by Doctor's rule),
+ * verdict (the leak's line), delayVerdict (Doctor's rule's) }; code 2 when
+ * nothing is at that path, 1 when the server did not start or the load got
+ * no 2xx.
  */
 async function measureEventLoop (server, { connections = defaultConnections('event-loop'), duration, requests, log = console.log } = {}) {
   let entry, variant
@@ -70,10 +81,12 @@ async function measureEventLoop (server, { connections = defaultConnections('eve
   })
   try {
     log(`${variant} listening on ${started.url}`)
+    // Before the load: the probe spins the CPU to find the clock's step.
+    const { stepMicros: clockStepMicros } = await ask(started.child, 'cpu-clock')
     await ask(started.child, 'event-loop-reset')
     log(`Loading ${started.url}: ${describeLoad(load)}`)
     const result = await runLoad(new URL(started.url).port, load)
-    const { summary } = await ask(started.child, 'event-loop-summary')
+    const { summary, responses } = await ask(started.child, 'event-loop-summary')
     log(`Load done: ${result.ok.toLocaleString('en-US')} 2xx of ${describeOutcome(result)} in ${result.seconds} s`)
     if (result.ok === 0) {
       return { code: 1, load: result, error: `the load got no 2xx response from ${variant} (${describeOutcome(result)}): there is no event loop under load to judge` }
@@ -81,7 +94,21 @@ async function measureEventLoop (server, { connections = defaultConnections('eve
     const during = samples.filter((sample) => sample.timestamp > result.cpu.from && sample.timestamp <= result.cpu.to)
     const machine = judgeMachine(result.cpu, during)
     const flagged = summary.p50 >= FLAGGED_MEDIAN_MS || summary.max >= FLAGGED_MAX_MS
-    return { code: 0, name: variant, load: result, samples: during, summary, machine, flagged, verdict: describeEventLoopVerdict(variant, { summary, flagged }, machine) }
+    const growth = judgeCostGrowth(responses, { clockStepMicros })
+    return {
+      code: 0,
+      name: variant,
+      load: result,
+      samples: during,
+      summary,
+      machine,
+      growth,
+      leak: growth.measured && growth.leak,
+      flagged,
+      // A delay read from a server short of CPU is no sign it is slow.
+      verdict: describeLeakVerdict(variant, growth, flagged && !(machine.measured && machine.busy && !machine.delayBeyondMachine)),
+      delayVerdict: describeEventLoopVerdict(variant, { summary, flagged }, machine)
+    }
   } catch (err) {
     return { code: 1, error: `${variant}: ${err.message}` }
   } finally {
@@ -105,7 +132,22 @@ function ask (child, type) {
 }
 
 /**
- * The verdict in Doctor's words. `summary` the load's figures (ms),
+ * Whether `variant` leaks, from `growth` (judgeCostGrowth's); `flagged`,
+ * whether Doctor's rule flags its delay, tells a flat server that is slow
+ * from one that is not.
+ */
+function describeLeakVerdict (variant, growth, flagged) {
+  const reading = describeCostGrowth(growth)
+  if (!growth.measured) return `${variant}: leak not judged: ${reading}`
+  if (growth.leak) return `${variant}: a leak: each response costs more CPU than the ones before (${reading})`
+  const flat = `a response costs no more late in the load than early (${reading})`
+  return flagged
+    ? `${variant}: no leak, but slow: ${flat}, and Doctor's rule flags its delay`
+    : `${variant}: no leak: ${flat}`
+}
+
+/**
+ * The delay's verdict by Doctor's rule, in Doctor's words. `summary` the load's figures (ms),
  * `flagged` whether Doctor's rule flags them, `machine` judgeMachine's.
  * Where the server did not get its share of the CPU, a flagged delay is
  * what a server short of CPU looks like, so nothing is judged, unless the
@@ -167,11 +209,12 @@ async function main (argv, { stdout, stderr }) {
   }
   print('\n' + formatSamples(result.name, result.samples))
   print(`\nevent-loop: ${result.verdict}`)
+  print(`event-loop: Doctor's rule: ${result.delayVerdict}`)
   return 0
 }
 
 const command = { name: 'event-loop', usage: USAGE, main }
 
-module.exports = { measureEventLoop, describeEventLoopVerdict, formatSamples, command }
+module.exports = { measureEventLoop, describeLeakVerdict, describeEventLoopVerdict, formatSamples, command }
 
 if (require.main === module) runAsProcess(command)

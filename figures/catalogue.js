@@ -76,7 +76,7 @@ const SOURCES = {
     argv: [path.join('diagnose', 'event-loop.js'), FIRST_STEP],
     read: ({ stdout, seconds }) => ({
       'event-loop.slow': verdictOf(lastLineStarting(stdout, 'event-loop: slow: ')),
-      'event-loop.slow-max': maxDelay(lastLineStarting(stdout, 'event-loop: slow: ')),
+      'event-loop.slow-max': maxDelay(lastLineStarting(stdout, 'event-loop: Doctor\'s rule: slow: ')),
       'event-loop.seconds': seconds
     })
   },
@@ -85,7 +85,7 @@ const SOURCES = {
     argv: [path.join('diagnose', 'event-loop.js'), LAST_STEP],
     read: ({ stdout, seconds }) => ({
       'event-loop-fixed.verdict': verdictOf(lastLineStarting(stdout, 'event-loop: fixed: ')),
-      'event-loop-fixed.max': maxDelay(lastLineStarting(stdout, 'event-loop: fixed: ')),
+      'event-loop-fixed.max': maxDelay(lastLineStarting(stdout, 'event-loop: Doctor\'s rule: fixed: ')),
       'event-loop-fixed.seconds': seconds
     })
   },
@@ -123,10 +123,10 @@ const NAMED = {
   'doctor.seconds': { what: 'npm run doctor -- slow, start to verdict, in seconds', format: whole },
   'doctor-fixed.verdict': { what: "Doctor's verdict on fixed (its last line up to its figures)", format: String },
   'doctor-fixed.seconds': { what: 'npm run doctor -- fixed, start to verdict, in seconds', format: whole },
-  'event-loop.slow': { what: 'npm run event-loop -- slow: its verdict (the last line up to its figures)', format: String },
+  'event-loop.slow': { what: 'npm run event-loop -- slow: its leak verdict (the line up to its figures)', format: String },
   'event-loop.slow-max': { what: 'npm run event-loop -- slow: the longest event-loop delay of the load, in ms', format: whole },
   'event-loop.seconds': { what: 'npm run event-loop -- slow, start to verdict, in seconds', format: whole },
-  'event-loop-fixed.verdict': { what: 'npm run event-loop -- fixed: its verdict (the last line up to its figures)', format: String },
+  'event-loop-fixed.verdict': { what: 'npm run event-loop -- fixed: its leak verdict (the line up to its figures)', format: String },
   'event-loop-fixed.max': { what: 'npm run event-loop -- fixed: the longest event-loop delay of the load, in ms', format: whole },
   'event-loop-fixed.seconds': { what: 'npm run event-loop -- fixed, start to verdict, in seconds', format: whole },
   'flame.slow-top': { what: "the share of Flame's samples on slow's hottest frame by self time, slow/etag.js:25 (the 'after' listener), %", format: (value) => value.toFixed(1) },

@@ -26,7 +26,7 @@ const WORKFLOW_ONLY = {
   'trace-leak': { file: 'test/workshop/commands.test.js', holds: /slow\/etag\.js:25:12/ },
   doctor: { file: 'test/clinic/clinic.test.js', holds: /the event-loop delay is flagged/ },
   flame: { file: 'test/clinic/clinic.test.js', holds: /flame on slow, in the clone/ },
-  'event-loop': { file: 'test/diagnose/event-loop.test.js', holds: /slow: the delay is flagged/ },
+  'event-loop': { file: 'test/diagnose/event-loop.test.js', holds: /slow: a leak, its delay flagged/ },
   profile: { file: 'test/diagnose/profile.test.js', holds: /profile slow: the after listener's time on top/ },
   workshop: { file: 'test/workshop/commands.test.js', holds: /workshop/ },
   verify: { file: 'test/workshop/verify.test.js', holds: /level 2 not asked/ },

@@ -1,13 +1,14 @@
 'use strict'
 
-// `npm run event-loop` (diagnose/event-loop.js): the verdict's words, and
-// real runs: slow's delay flagged, fixed's not (or not judged on a busy
-// machine), as Doctor judges them.
+// `npm run event-loop` (diagnose/event-loop.js): the verdicts' words, and
+// real runs: slow a leak and its delay flagged, fixed neither (or its delay
+// not judged on a busy machine). At other machine speeds:
+// test/serial/diagnose/machine-speeds.test.js.
 
 const t = require('tap')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { measureEventLoop, describeEventLoopVerdict, formatSamples } = require('../../diagnose/event-loop')
+const { measureEventLoop, describeLeakVerdict, describeEventLoopVerdict, formatSamples } = require('../../diagnose/event-loop')
 const { ROOT } = require('../../tooling/repo')
 const { readText } = require('../read-text')
 const { oneLineFixCopy } = require('../workshop/copies')
@@ -35,6 +36,17 @@ t.test('the verdict: flagged, not flagged, not judged, in Doctor\'s words', asyn
     /; how busy the machine was is unknown: the OS gave no CPU times\)$/)
 })
 
+t.test('the leak\'s verdict: a leak, no leak, slow but no leak, not judged', async (t) => {
+  const reading = { measured: true, early: { from: 51, to: 100, cpuMicros: 2400 }, late: { from: 551, to: 600, cpuMicros: 13000 }, growth: 5.42, leak: true }
+  t.equal(describeLeakVerdict('slow', reading, true),
+    'slow: a leak: each response costs more CPU than the ones before (2.4 ms of CPU a response over requests 51 to 100, 13 ms over 551 to 600: 5.4 times)')
+  const flat = { ...reading, late: { from: 551, to: 600, cpuMicros: 2300 }, growth: 0.96, leak: false }
+  t.equal(describeLeakVerdict('fixed', flat, false),
+    'fixed: no leak: a response costs no more late in the load than early (2.4 ms of CPU a response over requests 51 to 100, 2.3 ms over 551 to 600: 1.0 times)')
+  t.match(describeLeakVerdict('crypto-slow', flat, true), /^crypto-slow: no leak, but slow: a response costs no more late in the load than early \(.*\), and Doctor's rule flags its delay$/)
+  t.equal(describeLeakVerdict('cluster', { measured: false, why: 'no response' }, false), 'cluster: leak not judged: the CPU a response costs was not measured: no response')
+})
+
 t.test('each second on a line, its late share as a bar', async (t) => {
   const text = formatSamples('slow', [
     { seconds: 1, delay: 850, p50: 104.4, p99: 157.5, max: 157.5, utilization: 1, cpu: 0.94 },
@@ -47,29 +59,35 @@ t.test('each second on a line, its late share as a bar', async (t) => {
 
 // Real runs under the load Doctor gets (fixed for 2 s, not 5: the verdict
 // is the same, and npm test is long enough).
-t.test('slow: the delay is flagged, by Doctor\'s rule', async (t) => {
+t.test('slow: a leak, its delay flagged by Doctor\'s rule', async (t) => {
   const result = await measureEventLoop('slow', { log: quiet })
   t.equal(result.code, 0, result.error)
   t.equal(result.load.ok, 600)
+  t.equal(result.leak, true, result.verdict)
   t.equal(result.flagged, true, JSON.stringify(result.summary))
-  t.match(result.verdict, /^slow: the event-loop delay is flagged \(median [\d.]+ ms, p99 \d+ ms, max \d+ ms; loop busy \d+ % of the time[;)]/)
+  t.match(result.delayVerdict, /^slow: the event-loop delay is flagged \(median [\d.]+ ms, p99 \d+ ms, max \d+ ms; loop busy \d+ % of the time[;)]/)
   t.ok(result.samples.length >= 2, `a sample a second: ${result.samples.length}`)
-  // The README's step 2 shows the line; what it judged is the same on
-  // every machine, its figures (in parentheses) are not.
-  const shown = /^event-loop: (slow: .*)$/m.exec(readText(path.join(ROOT, 'README.md')))?.[1]
-  t.ok(shown, 'the README shows the verdict')
+  // The README's step 2 shows both lines; what they judged is the same on
+  // every machine, their figures (in parentheses) are not.
+  const readme = readText(path.join(ROOT, 'README.md'))
+  const shown = /^event-loop: (slow: .*)$/m.exec(readme)?.[1]
+  t.ok(shown, 'the README shows the leak\'s verdict')
   t.equal(result.verdict.split(' (')[0], shown?.split(' (')[0], 'the README\'s line up to its parentheses')
+  const shownDelay = /^event-loop: Doctor's rule: (slow: .*)$/m.exec(readme)?.[1]
+  t.equal(result.delayVerdict.split(' (')[0], shownDelay?.split(' (')[0], 'the README\'s second line up to its parentheses')
 })
 
-t.test('fixed: no delay flagged, or not judged on a busy machine', async (t) => {
+t.test('fixed: no leak, no delay flagged (or not judged on a busy machine)', async (t) => {
   const result = await measureEventLoop('fixed', { log: quiet, duration: 2 })
   t.equal(result.code, 0, result.error)
   const figures = `${JSON.stringify(result.summary)}; ${JSON.stringify(result.machine)}`
+  t.equal(result.leak, false, result.verdict)
+  t.match(result.verdict, /^fixed: no leak: /)
   if (result.machine.busy && result.flagged) {
-    t.match(result.verdict, /^fixed: not judged: the machine was busy \(/, figures)
+    t.match(result.delayVerdict, /^fixed: not judged: the machine was busy \(/, figures)
   } else {
     t.equal(result.flagged, false, figures)
-    t.match(result.verdict, /^fixed: no delay flagged \(/, figures)
+    t.match(result.delayVerdict, /^fixed: no delay flagged \(/, figures)
   }
 })
 

@@ -1,0 +1,59 @@
+'use strict'
+
+// `npm run event-loop`'s leak verdict on a machine a quarter as fast as
+// this one and on one four times as fast (test/machine-speed.js emulates
+// them), as the README's step 2 prints it: slow a leak, fast (one listener,
+// flat) none, at both ends, and fixed none at a quarter (a faster machine
+// is not emulated for fixed: test/machine-speed.js says why). This
+// machine's own speed: event-loop.test.js.
+// Doctor at both ends: test/clinic/clinic.test.js.
+
+const t = require('tap')
+const path = require('node:path')
+const { measureEventLoop } = require('../../../diagnose/event-loop')
+const { ROOT } = require('../../../tooling/repo')
+const { readText } = require('../../read-text')
+const { skipOffMainLine } = require('../../skips')
+const { atSpeed, fixedAtSpeed } = require('../../machine-speed')
+
+// slow's 600 requests at a quarter of the speed: four times the time.
+t.setTimeout(240 * 1000)
+
+const quiet = () => {}
+const skip = skipOffMainLine('a leak read at emulated machine speeds is a measurement')
+const readmeLine = /^event-loop: slow: (.*?) \(/m.exec(readText(path.join(ROOT, 'README.md')))?.[1]
+
+for (const speed of [0.25, 4]) {
+  t.test(`at ${speed} times this machine's speed: slow a leak, by the README's words`, { skip }, async (t) => {
+    const result = await measureEventLoop(atSpeed(t, speed), { log: quiet, requests: 600 })
+    t.equal(result.code, 0, result.error)
+    t.equal(result.leak, true, result.verdict)
+    t.equal(/^[^:]+: (.*?) \(/.exec(result.verdict)?.[1], readmeLine, 'the verdict, as README step 2 shows it')
+  })
+
+  t.test(`at ${speed} times this machine's speed: fast no leak`, { skip }, async (t) => {
+    const result = await measureEventLoop(atSpeed(t, speed, { oneLineFix: true }), { log: quiet, duration: 2 })
+    t.equal(result.code, 0, result.error)
+    t.equal(result.leak, false, result.verdict)
+    t.match(result.verdict, /: no leak(, but slow)?: a response costs no more late in the load than early \(/)
+  })
+}
+
+t.test('at 0.25 times this machine\'s speed: fixed no leak, no delay flagged', { skip }, async (t) => {
+  const result = await measureEventLoop(fixedAtSpeed(t, 0.25), { log: quiet, duration: 2 })
+  t.equal(result.code, 0, result.error)
+  t.equal(result.leak, false, result.verdict)
+  t.match(result.verdict, /: no leak: a response costs no more late in the load than early \(/)
+  const busy = result.machine.busy && /: not judged: the machine was busy/.test(result.delayVerdict)
+  t.ok(!result.flagged || busy, result.delayVerdict)
+})
+
+// A server slow on every request alike is told from a leak: the crypto
+// story's pbkdf2Sync.
+t.test('a slow but flat server: no leak, but slow', { skip }, async (t) => {
+  const result = await measureEventLoop('stories/crypto/slow.js', { log: quiet })
+  t.equal(result.code, 0, result.error)
+  t.equal(result.leak, false, result.verdict)
+  const busy = result.machine.busy && !result.machine.delayBeyondMachine
+  t.match(result.verdict, busy ? /: no leak: / : /: no leak, but slow: .*, and Doctor's rule flags its delay$/, result.delayVerdict)
+})
