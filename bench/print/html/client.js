@@ -22,29 +22,35 @@ function width (element) {
   return Math.max(320, element.clientWidth || 900)
 }
 
-// A positive value or nothing: a logarithmic axis has no place for 0.
-function positive (value) {
-  return value > 0 ? value : null
+// A y axis over `y`, a logarithmic axis as page.js laid it out (log-axis.js:
+// its range, its ticks, the floor where its zeros are drawn), or null for
+// a linear one: uPlot's own scale and ticks.
+function yScale (y) {
+  return y ? { distr: 3, range: y.range } : {}
 }
 
-function spreadsWide (values) {
-  const finite = values.filter((v) => v > 0)
-  return finite.length > 1 && Math.max(...finite) / Math.min(...finite) > 20
+function yAxis (label, y) {
+  if (!y) return axis(label, { size: 80 })
+  const labels = new Map(y.ticks)
+  return axis(label, { size: 80, splits: () => y.ticks.map(([at]) => at), filter: (u, splits) => splits, values: (u, splits) => splits.map((at) => labels.get(at) ?? '') })
+}
+
+// A series' value in the legend: what it stands for at the floor.
+function legendValue (y) {
+  return (u, value) => value === null || value === undefined ? '—' : y && value === y.floor ? y.zeroLabel : value.toLocaleString('en-US', { maximumFractionDigits: 2 })
 }
 
 function throughputChart () {
   const element = document.getElementById('chart-throughput')
-  const { x, series } = run.perSecond
-  const all = run.targets.flatMap((t) => series[t])
-  const log = spreadsWide(all)
+  const { x, series, y } = run.perSecond
   return new uPlot({
     width: width(element),
     height: 420,
-    scales: { x: { time: false }, y: log ? { distr: 3 } : {} },
-    axes: [axis('seconds (warm-up < 0 ≤ measured)'), axis('responses per second', { size: 80 })],
-    series: [{ label: 's' }, ...run.targets.map((target) => ({ label: target, stroke: colourOf[target], width: 2.5, spanGaps: false, points: { show: true, size: 5, fill: colourOf[target] } }))],
+    scales: { x: { time: false }, y: yScale(y) },
+    axes: [axis('seconds (warm-up < 0 ≤ measured)'), yAxis('responses per second', y)],
+    series: [{ label: 's' }, ...run.targets.map((target) => ({ label: target, stroke: colourOf[target], width: 2.5, spanGaps: false, value: legendValue(y), points: { show: true, size: 5, fill: colourOf[target] } }))],
     plugins: [markMeasuredStart()]
-  }, [x, ...run.targets.map((t) => series[t].map((v) => log ? positive(v) : v))], element)
+  }, [x, ...run.targets.map((t) => series[t])], element)
 }
 
 // A vertical line at 0, where the measured window begins.
@@ -85,42 +91,52 @@ function leakChart () {
   }, data, element)
 }
 
-// A chart with one position per target (x is the target's index). `series`
-// are [{ label, style, values }], each `values` one per target (null: none).
-function perTargetChart (id, yLabel, series) {
+// A chart with a place per target (x is the target's index, a point
+// beside it at a fraction), its logarithmic axis `y`. `series` are [{
+// label, style, values }], each `values` one per x (null: none).
+function perTargetChart (id, yLabel, y, x, series) {
   const element = document.getElementById(`chart-${id}`)
-  const targets = run.summaries.map((s) => s.target)
-  const x = targets.map((_, i) => i)
+  const { labels } = run.perTarget
+  const places = labels.map((_, i) => i)
   return new uPlot({
     width: width(element),
     height: 400,
-    scales: { x: { time: false, range: [-0.6, targets.length - 0.4] }, y: { distr: 3 } },
+    scales: { x: { time: false, range: [-0.6, labels.length - 0.4] }, y: yScale(y) },
     axes: [
-      axis('', { splits: () => x, values: (u, splits) => splits.map((i) => targets[i] ?? ''), gap: 8, size: 60 }),
-      axis(yLabel, { size: 80 })
+      axis('', { splits: () => places, values: (u, splits) => splits.map((i) => labels[i] ?? ''), gap: 8, size: 60 }),
+      yAxis(yLabel, y)
     ],
-    series: [{ label: 'target' }, ...series.map(({ label, style }) => ({ label, ...style }))]
-  }, [x, ...series.map(({ values }) => values.map(positive))], element)
+    series: [
+      { label: 'target', value: (u, at) => labels[Math.round(at)] ?? '—' },
+      ...series.map(({ label, style }) => ({ label, value: legendValue(y), ...style }))
+    ]
+  }, [x, ...series.map(({ values }) => values)], element)
 }
 
 function cpuChart () {
-  // One series per target, each with a value at its own position only, so
+  // One series per target, each with a value at its own place only, so
   // each bar has its target's colour.
   const bars = uPlot.paths.bars({ size: [0.6, 90] })
-  return perTargetChart('cpu', 'CPU µs per request', run.summaries.map((s, i) => ({
-    label: s.target,
-    style: { fill: colourOf[s.target], stroke: colourOf[s.target], paths: bars, points: { show: false } },
-    values: run.summaries.map((_, j) => j === i ? s.cpu : null)
+  const { targets } = run.perTarget
+  const { values, y } = run.cpu
+  return perTargetChart('cpu', 'CPU µs per request', y, targets.map((_, i) => i), targets.map((target, i) => ({
+    label: target,
+    style: { fill: colourOf[target], stroke: colourOf[target], paths: bars, points: { show: false } },
+    values: values.map((value, j) => j === i ? value : null)
   })))
 }
 
+// The percentiles are told apart by colour and by place (page.js sets them
+// side by side), so one size of dot for all.
+const PERCENTILE_COLOURS = { p50: '#0072B2', 'p97.5': '#E69F00', p99: '#D55E00' }
+
 function latencyChart () {
-  const dots = (size, fill) => ({ paths: () => null, points: { show: true, size, fill, stroke: ink, width: 1 } })
-  return perTargetChart('latency', 'latency, ms', [
-    ['p50', 'p50', '#0072B2', 9],
-    ['p97.5', 'p975', '#E69F00', 12],
-    ['p99', 'p99', '#D55E00', 15]
-  ].map(([label, key, colour, size]) => ({ label, style: { stroke: colour, ...dots(size, colour) }, values: run.summaries.map((s) => s[key]) })))
+  const { x, series, y } = run.latency
+  return perTargetChart('latency', 'latency, ms', y, x, series.map(({ label, values }) => ({
+    label,
+    style: { stroke: PERCENTILE_COLOURS[label], paths: () => null, points: { show: true, size: 11, fill: PERCENTILE_COLOURS[label], stroke: ink, width: 1 } },
+    values
+  })))
 }
 
 const charts = [throughputChart(), leakChart(), cpuChart(), latencyChart()].filter(Boolean)

@@ -21,13 +21,21 @@ const { SPREAD_WORTH_A_WORD } = require('../../judge/evaluate')
 const { describeLoad, describeCores } = require('../machine')
 const { integer, figureColumn, ratioText, ratioValueText, goalText } = require('../numbers')
 const { escapeHtml, jsonForScript } = require('../../../tooling/html-text')
+const { logAxis, drawnAt } = require('./log-axis')
 
 const UPLOT_DIR = path.dirname(require.resolve('uplot/dist/uPlot.iife.min.js'))
 
-const LATENCIES = ['latencyP50', 'latencyP975', 'latencyP99']
-// What client.js draws per target, by the short names it reads, from the
-// metric catalogue's figures.
-const CHARTED = { cpu: 'cpuMicrosPerRequest', p50: 'latencyP50', p975: 'latencyP975', p99: 'latencyP99' }
+// The latency chart's series, and each one's offset from its target's
+// position: side by side, so that equal percentiles (p97.5 = p99 = 0 ms on
+// a fast machine) are all seen, not one dot drawn over the others.
+const PERCENTILES = [
+  { label: 'p50', key: 'latencyP50', offset: -0.22 },
+  { label: 'p97.5', key: 'latencyP975', offset: 0 },
+  { label: 'p99', key: 'latencyP99', offset: 0.22 }
+]
+// What a latency of 0 is: autocannon counts whole milliseconds, so a
+// response within one reads 0.
+const UNDER_A_MILLISECOND = '< 1 ms'
 
 /**
  * The page for `results` (a bench --json result). Returns the HTML text.
@@ -51,7 +59,7 @@ function renderHtml (results) {
 </header>
 <main>
 ${section('throughput', 'Requests per second, second by second',
-  `Each target's median round (by req/s): its warm-up left of 0, its measured window from 0.${leakingNote(results)} The vertical axis is logarithmic when the targets are far apart.`,
+  `Each target's median round (by req/s): its warm-up left of 0, its measured window from 0.${leakingNote(results)} The vertical axis is logarithmic when the targets are far apart, a second without a response then drawn at its foot, marked 0.`,
   perSecondTable(results))}
 ${leakingTargets(results).length > 0
   ? section('leak', 'The leak: requests per second against the listeners',
@@ -59,7 +67,7 @@ ${leakingTargets(results).length > 0
     leakTable(results))
   : ''}
 ${section('cpu', 'CPU time per request', 'The server\'s own user + system CPU time over the measured window, divided by its responses (median of the rounds; logarithmic axis). Lower is better.', summaryTable(results, ['cpuMicrosPerRequest', 'requestsPerSecond']))}
-${section('latency', 'Latency', 'p50, p97.5 and p99 of each target\'s responses, in milliseconds (median of the rounds; logarithmic axis).', summaryTable(results, LATENCIES))}
+${section('latency', 'Latency', 'p50, p97.5 and p99 of each target\'s responses, in milliseconds (median of the rounds; logarithmic axis), side by side. autocannon counts whole milliseconds, so a response within one reads 0: drawn at the foot of the axis, marked < 1 ms.', latencyTable(results))}
 <section id="ratios"><h2>Ratios and goals</h2>
 ${ratioTable(results)}
 ${notes(results)}
@@ -77,13 +85,29 @@ ${protocolList(results)}
 }
 
 /**
- * What the charts draw, computed here so the browser only plots:
- * { targets, perSecond: { x, series: { target: [...] } }, leak: [{ target,
- * points: [[served, rps]] }], summaries: [{ target, cpu, p50, p975, p99 }] }.
+ * What the charts draw, computed here so the browser only plots, every
+ * figure at a place its chart has: { targets, perSecond: { x, series: {
+ * target: [...] }, y }, leak: [{ target, points: [[served, rps]] }],
+ * perTarget: { targets, labels }, cpu: { values, y }, latency: { x,
+ * series: [{ label, values }], y } }. A `y` is a logarithmic axis
+ * (log-axis.js, where a 0 is drawn at its floor), or null for a linear one.
  */
 function chartData (results) {
   const targets = results.protocol.targets
-  const rounds = Object.fromEntries(targets.map((target) => [target, medianRound(results.runs.filter((r) => r.target === target))]))
+  return { targets, perSecond: perSecondDrawn(results), leak: leakSeries(results), ...perTargetDrawn(results.summaries) }
+}
+
+// Each target's median round (by req/s), by target.
+function medianRounds (results) {
+  return Object.fromEntries(results.protocol.targets.map((target) => [target, medianRound(results.runs.filter((r) => r.target === target))]))
+}
+
+// Every target's responses in each second of its median round, on one x
+// axis: its warm-up left of 0, its measured window from 0; null where it
+// has no such second.
+function secondBySecond (results) {
+  const targets = results.protocol.targets
+  const rounds = medianRounds(results)
   const warm = Math.max(0, ...targets.map((t) => rounds[t]?.warmupPerSecond.length ?? 0))
   const measured = Math.max(0, ...targets.map((t) => rounds[t]?.perSecond.length ?? 0))
   const x = Array.from({ length: warm + measured }, (_, i) => i - warm)
@@ -96,9 +120,55 @@ function chartData (results) {
     }
     return [target, values]
   }))
-  const leak = leakingTargets(results).map((target) => ({ target, points: leakPoints(rounds[target]) }))
-  const summaries = results.summaries.map((s) => ({ target: s.target, ...Object.fromEntries(Object.entries(CHARTED).map(([short, key]) => [short, s[key]])) }))
-  return { targets, perSecond: { x, series }, leak, summaries }
+  return { x, series }
+}
+
+// The throughput chart: logarithmic when the targets are far apart, a
+// second without a response then at the axis's floor.
+function perSecondDrawn (results) {
+  const { x, series } = secondBySecond(results)
+  const all = Object.values(series).flat()
+  const y = spreadsWide(all) ? logAxis(all, '0') : null
+  const drawn = (values) => y ? values.map((v) => drawnAt(v, y)) : values
+  return { x, series: Object.fromEntries(Object.entries(series).map(([target, values]) => [target, drawn(values)])), y }
+}
+
+function spreadsWide (values) {
+  const positives = values.filter((v) => v > 0)
+  return positives.length > 1 && Math.max(...positives) / Math.min(...positives) > 20
+}
+
+// The charts with a place per target (x is the target's index): the CPU
+// bars, one series per target, and the latencies, a series per percentile
+// with each target's point at its index and the percentile's offset.
+function perTargetDrawn (summaries) {
+  const labels = summaries.map((s) => answered(s) ? s.target : `${s.target}\n(no responses)`)
+  const cpuFigures = summaries.map((s) => s.cpuMicrosPerRequest)
+  const cpuAxis = logAxis(cpuFigures, '0')
+  const latencies = PERCENTILES.map(({ key }) => summaries.map((s) => answered(s) ? s[key] : null))
+  const latencyAxis = logAxis(latencies.flat(), UNDER_A_MILLISECOND)
+  const x = summaries.flatMap((_, i) => PERCENTILES.map(({ offset }) => i + offset))
+  const series = PERCENTILES.map(({ label }, p) => ({
+    label,
+    values: x.map((_, n) => n % PERCENTILES.length === p ? drawnAt(latencies[p][Math.floor(n / PERCENTILES.length)], latencyAxis) : null)
+  }))
+  return {
+    perTarget: { targets: summaries.map((s) => s.target), labels },
+    cpu: { values: cpuFigures.map((v) => drawnAt(v, cpuAxis)), y: cpuAxis },
+    latency: { x, series, y: latencyAxis }
+  }
+}
+
+// A target that served no response has no latency: autocannon's 0 for it
+// is its empty histogram's, not a response within a millisecond.
+function answered (summary) {
+  return summary.responses !== 0
+}
+
+// The leaking targets' points, each of its median round's seconds.
+function leakSeries (results) {
+  const rounds = medianRounds(results)
+  return leakingTargets(results).map((target) => ({ target, points: leakPoints(rounds[target]) }))
 }
 
 // [requests served by the end of the second, responses in that second].
@@ -130,7 +200,7 @@ ${figures}
 }
 
 function perSecondTable (results) {
-  const { x, series } = chartData(results).perSecond
+  const { x, series } = secondBySecond(results)
   const head = `<tr><th scope="col">target</th>${x.map((s) => `<th scope="col">${s < 0 ? `w${s}` : s}</th>`).join('')}</tr>`
   const rows = results.protocol.targets.map((target) =>
     `<tr><th scope="row">${escapeHtml(target)}</th>${series[target].map((v) => `<td>${v === null ? '' : integer(v)}</td>`).join('')}</tr>`)
@@ -138,7 +208,7 @@ function perSecondTable (results) {
 }
 
 function leakTable (results) {
-  const rows = chartData(results).leak.flatMap(({ target, points }) =>
+  const rows = leakSeries(results).flatMap(({ target, points }) =>
     points.map(([served, rps]) => `<tr><th scope="row">${escapeHtml(target)}</th><td>${integer(served)}</td><td>${integer(rps)}</td></tr>`))
   return table('Requests served so far (its listeners) and responses in that second.', '<tr><th scope="col">target</th><th scope="col">served</th><th scope="col">req/s</th></tr>', rows)
 }
@@ -146,10 +216,23 @@ function leakTable (results) {
 // The medians of the figures `keys` (rows of bench/protocol/metrics.js),
 // titled and written as the terminal's table writes them.
 function summaryTable (results, keys) {
-  const columns = keys.map(figureColumn)
+  return medianTable(results, keys.map(figureColumn), 'Medians over the rounds.')
+}
+
+// The latencies' medians, saying what the chart says: < 1 where autocannon
+// read 0, n/a for a target that served no response.
+function latencyTable (results) {
+  const columns = PERCENTILES.map(({ key }) => {
+    const { title, value } = figureColumn(key)
+    return { title, value: (s) => !answered(s) ? 'n/a' : s[key] === 0 ? '< 1' : value(s) }
+  })
+  return medianTable(results, columns, 'Medians over the rounds; < 1 is a response within a millisecond, which autocannon reads as 0.')
+}
+
+function medianTable (results, columns, caption) {
   const head = `<tr><th scope="col">target</th>${columns.map(({ title }) => `<th scope="col">${escapeHtml(title)}</th>`).join('')}</tr>`
-  const rows = results.summaries.map((s) => `<tr><th scope="row">${escapeHtml(s.target)}</th>${columns.map(({ value }) => `<td>${value(s)}</td>`).join('')}</tr>`)
-  return table('Medians over the rounds.', head, rows)
+  const rows = results.summaries.map((s) => `<tr><th scope="row">${escapeHtml(s.target)}</th>${columns.map(({ value }) => `<td>${escapeHtml(value(s))}</td>`).join('')}</tr>`)
+  return table(caption, head, rows)
 }
 
 function ratioTable (results) {
