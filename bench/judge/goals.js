@@ -146,7 +146,16 @@ const MODES = {
   },
   ci: {
     protocol: { targets: targetsIn('ci'), connections: 100, warmup: 0.5, duration: 1.5, warmupRequests: 200, requests: 100, rounds: 7 },
-    goals: { 'cpu slow/fast': 50, 'cpu fast/fixed': 2 },
+    // What a faster machine moves: slow's and fast's work per response is
+    // serialization and hashing, which a CPU with faster SHA-512 or JSON
+    // code shortens more than restify's own, so cpu slow/fast falls on such
+    // a machine; its goal clears the worst run at four times this machine's
+    // speed, emulated (test/machine-speed.js), by 10 % or more. cpu
+    // fast/fixed is reported, not held: its median pair stayed above no
+    // floor but 1 in those runs, and fixed's regressions are the
+    // instruction gate's to catch (docs/benchmark.md, "Goals on any
+    // machine").
+    goals: { 'cpu slow/fast': 20 },
     errorFree: targetsIn('errorFree'),
     timeoutFree: [],
     shedding: [],

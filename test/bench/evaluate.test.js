@@ -37,7 +37,7 @@ t.test('every goal and check held: no failure, no warning', async (t) => {
   t.same(result.warnings, [])
   t.equal(result.enforced, true)
   t.same(result.ratios.find((r) => r.name === 'cpu slow/fast'), {
-    name: 'cpu slow/fast', over: 'fast', metric: 'cpuMicrosPerRequest', better: 'higher', value: 8000 / 90, pairs: [8000 / 90, 8000 / 90], goal: 50, holds: true
+    name: 'cpu slow/fast', over: 'fast', metric: 'cpuMicrosPerRequest', better: 'higher', value: 8000 / 90, pairs: [8000 / 90, 8000 / 90], goal: 20, holds: true
   })
   t.same(result.ratios.find((r) => r.name === 'fast/slow'), {
     name: 'fast/slow', over: 'slow', metric: 'requestsPerSecond', better: 'higher', value: 100, pairs: [100, 100], goal: null, holds: null
@@ -46,10 +46,10 @@ t.test('every goal and check held: no failure, no warning', async (t) => {
 })
 
 t.test('a missed goal and a failed check fail an enforced mode, each in a sentence', async (t) => {
-  const costlyFast = { fast: { cpuMicrosPerRequest: 400 } } // cpu slow/fast 20, goal 50
+  const costlyFast = { fast: { cpuMicrosPerRequest: 500 } } // cpu slow/fast 16, goal 20
   const runs = [...ciRound(1, healthy, { ...costlyFast, fixed: { errors: 3 } }), ...ciRound(2, healthy, costlyFast)]
   const { failures } = evaluateRun({ protocol, runs, targets: TARGETS }, { mode: 'ci' })
-  t.same(failures, ['cpu slow/fast is 20.00, goal >= 50', 'fixed (round 1): 3 errors, expected none'])
+  t.same(failures, ['cpu slow/fast is 16.00, goal >= 20', 'fixed (round 1): 3 errors, expected none'])
 })
 
 t.test('the start mode reports the same misses without failing', async (t) => {

@@ -2,7 +2,7 @@
 
 // `npm run event-loop`'s leak verdict on a machine a quarter as fast as
 // this one and on one four times as fast (test/machine-speed.js emulates
-// them), as the README's step 2 prints it: slow a leak, fast (one listener,
+// them), as the README's step 2 prints it (and trace-leak's stack, step 4): slow a leak, fast (one listener,
 // flat) none, at both ends, and fixed none at a quarter (a faster machine
 // is not emulated for fixed: test/machine-speed.js says why). This
 // machine's own speed: event-loop.test.js.
@@ -11,6 +11,7 @@
 const t = require('tap')
 const path = require('node:path')
 const { measureEventLoop } = require('../../../diagnose/event-loop')
+const { traceLeak } = require('../../../diagnose/trace-leak')
 const { ROOT } = require('../../../tooling/repo')
 const { readText } = require('../../read-text')
 const { skipOffMainLine } = require('../../skips')
@@ -29,6 +30,12 @@ for (const speed of [0.25, 4]) {
     t.equal(result.code, 0, result.error)
     t.equal(result.leak, true, result.verdict)
     t.equal(/^[^:]+: (.*?) \(/.exec(result.verdict)?.[1], readmeLine, 'the verdict, as README step 2 shows it')
+  })
+
+  t.test(`at ${speed} times this machine's speed: trace-leak names the line that adds the listener`, async (t) => {
+    const server = atSpeed(t, speed)
+    const traced = await traceLeak({ entry: server })
+    t.same(traced.adder, { functionName: 'attachAfterEvent', location: `${path.basename(server)}/etag.js:25:12` })
   })
 
   t.test(`at ${speed} times this machine's speed: fast no leak`, { skip }, async (t) => {
