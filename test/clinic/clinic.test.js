@@ -19,8 +19,15 @@ const { ROOT } = require('../../tooling/repo')
 const { readText } = require('../read-text')
 const { oneLineFixCopy } = require('../workshop/copies')
 const { atSpeed } = require('../machine-speed')
+const { skipOffMainLine } = require('../skips')
+// The verdicts at emulated machine speeds are measurements, run once, on
+// the main line, as npm test's are: CI's clinic checks run on two lines.
+const skipSpeeds = skipOffMainLine('clinic at emulated machine speeds is a measurement')
 const quiet = () => {}
-t.setTimeout(10 * 60 * 1000) // ten clinic runs of about ten seconds each, and the clone's tests
+// Ten clinic runs of about ten seconds each and the clone's tests, and on
+// the main line four more at emulated speeds, the slower two of 30 to 60 s:
+// 7 min 3 s in all on Node 26, AMD EPYC, beside other runs (load average 7).
+t.setTimeout(15 * 60 * 1000)
 // The findings are read from clinic's data; the HTML page is the CLI's
 // (the clone's runs below check it), and writing it costs seconds a run.
 const options = { log: quiet, html: false }
@@ -102,7 +109,7 @@ t.test('doctor on slow, in the clone: the README\'s verdict, the event-loop dela
 // fast (test/machine-speed.js): its delay flagged, or Doctor says plainly
 // that its rule cannot see the leak there.
 for (const speed of [0.25, 4]) {
-  t.test(`doctor on slow at ${speed} times this machine's speed: flagged, or said plainly`, async (t) => {
+  t.test(`doctor on slow at ${speed} times this machine's speed: flagged, or said plainly`, { skip: skipSpeeds }, async (t) => {
     const result = await diagnose('doctor', atSpeed(t, speed), { ...options, requests: 600 })
     t.equal(result.code, 0, result.error)
     const flagged = /^\S+: the event-loop delay is flagged \(/.test(result.verdict)
@@ -284,3 +291,21 @@ t.test('bad arguments and a missing clinic get a clear message and a non-zero ex
   t.equal(missing.code, 2)
   t.match(missing.error, /clinic is not installed: run `npm ci`/)
 })
+
+// Flame on slow at a quarter of this machine's speed and at four times
+// (test/machine-speed.js): the after listener on top at both ends, as on
+// this machine (the clone's run above). At four times each listener works
+// on one response in four, so restify's own work and the writes weigh more:
+// its share is the lowest there (31 to 36 % on Node 26, AMD EPYC, with the
+// hash's update, a frame of its own there, next at 12 to 14 %). The
+// profile's, at both ends:
+// test/serial/diagnose/profile-speeds.test.js.
+for (const speed of [0.25, 4]) {
+  t.test(`flame on slow at ${speed} times this machine's speed: the after listener on top`, { skip: skipSpeeds }, async (t) => {
+    const result = await diagnose('flame', atSpeed(t, speed), { ...options, requests: 600 })
+    t.equal(result.code, 0, result.error)
+    const [file, line] = result.frames[0].location.split(':')
+    const source = /^[^/]+\/etag\.js$/.test(file) ? readText(path.join(ROOT, file)).split('\n')[Number(line) - 1] : ''
+    t.match(source, /server\.on\('after'/, `the hottest frame is the after listener: ${result.frames[0].location}; ${sharesOf(result.frames)}`)
+  })
+}

@@ -2,7 +2,8 @@
 
 // `npm run event-loop`'s leak verdict on a machine a quarter as fast as
 // this one and on one four times as fast (test/machine-speed.js emulates
-// them), as the README's step 2 prints it (and trace-leak's stack, step 4): slow a leak, fast (one listener,
+// them), as the README's step 2 prints it (and trace-leak's stack, step 4,
+// and verify's level 1, step 6): slow a leak, fast (one listener,
 // flat) none, at both ends, and fixed none at a quarter (a faster machine
 // is not emulated for fixed: test/machine-speed.js says why). This
 // machine's own speed: event-loop.test.js.
@@ -12,6 +13,7 @@ const t = require('tap')
 const path = require('node:path')
 const { measureEventLoop } = require('../../../diagnose/event-loop')
 const { traceLeak } = require('../../../diagnose/trace-leak')
+const { verifyQuietly } = require('../../workshop/verify-quietly')
 const { ROOT } = require('../../../tooling/repo')
 const { readText } = require('../../read-text')
 const { skipOffMainLine } = require('../../skips')
@@ -36,6 +38,14 @@ for (const speed of [0.25, 4]) {
     const server = atSpeed(t, speed)
     const traced = await traceLeak({ entry: server })
     t.same(traced.adder, { functionName: 'attachAfterEvent', location: `${path.basename(server)}/etag.js:25:12` })
+  })
+
+  t.test(`at ${speed} times this machine's speed: verify's level 1 fails slow on its CPU, passes fast`, { skip }, async (t) => {
+    const slow = await verifyQuietly(atSpeed(t, speed), { level: 1 })
+    t.same(slow.passed, [true, false, null, null])
+    t.match(slow.output, /✗ CPU per request stays flat as requests accumulate\n/, 'the growth seen, not the listeners alone')
+    const fast = await verifyQuietly(atSpeed(t, speed, { oneLineFix: true }), { level: 1 })
+    t.same(fast.passed, [true, true, null, null], fast.output)
   })
 
   t.test(`at ${speed} times this machine's speed: fast no leak`, { skip }, async (t) => {
