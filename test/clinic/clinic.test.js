@@ -18,21 +18,12 @@ const { traceLeak } = require('../../diagnose/trace-leak')
 const { ROOT } = require('../../tooling/repo')
 const { readText } = require('../read-text')
 const { oneLineFixCopy } = require('../workshop/copies')
-const { atSpeed } = require('../machine-speed')
-const { skipOffMainLine } = require('../skips')
-// The verdicts at emulated machine speeds are measurements, run once, on
-// the main line, as npm test's are: CI's clinic checks run on two lines.
-const skipSpeeds = skipOffMainLine('clinic at emulated machine speeds is a measurement')
 const quiet = () => {}
-// Ten clinic runs of about ten seconds each and the clone's tests, and on
-// the main line four more at emulated speeds, the slower two of 30 to 60 s:
-// 7 min 3 s in all on Node 26, AMD EPYC, beside other runs (load average 7).
-t.setTimeout(15 * 60 * 1000)
+t.setTimeout(10 * 60 * 1000) // ten clinic runs of about ten seconds each, and the clone's tests
 // The findings are read from clinic's data; the HTML page is the CLI's
 // (the clone's runs below check it), and writing it costs seconds a run.
 const options = { log: quiet, html: false }
-// Doctor's line where its delay rule saw nothing in slow's load.
-const UNSEEN_LEAK = /^Doctor: its delay rule \(one delay of 100 ms, or a median of 10 ms\) saw no issue: .* `npm run event-loop -- \S+` judges the growth instead/m
+const { UNSEEN_LEAK } = require('./unseen-leak')
 
 // A participant's clone as the workshop room has them: under a folder whose
 // name has a space (~/Documents/Node Workshop/, or node itself under
@@ -83,7 +74,8 @@ t.test('the clone has CRLF endings and a space in its path', async (t) => {
 // What is stable in Doctor's verdict on slow, run after run, on every Node
 // line: the event-loop delay is flagged, or, on a machine fast enough to run
 // slow's 600 requests in turns under Doctor's 100 ms, a line that says so
-// plainly and names the command that sees the leak. Doctor's headline moves
+// plainly and names the command that sees the leak (at emulated speeds:
+// speeds.test.js). Doctor's headline moves
 // with the machine (docs/diagnose.md, "Doctor's verdict on slow"), and the
 // verdict gives it in parentheses after the delay; the README's line must be
 // the verdict up to them where the delay is flagged.
@@ -104,22 +96,6 @@ t.test('doctor on slow, in the clone: the README\'s verdict, the event-loop dela
   const report = /^Report: (.*)$/m.exec(stdout)?.[1]
   t.ok(report && fs.existsSync(path.join(CLONE, report)), `the HTML report exists: ${report}`)
 })
-
-// slow on a machine a quarter as fast as this one and on one four times as
-// fast (test/machine-speed.js): its delay flagged, or Doctor says plainly
-// that its rule cannot see the leak there.
-for (const speed of [0.25, 4]) {
-  t.test(`doctor on slow at ${speed} times this machine's speed: flagged, or said plainly`, { skip: skipSpeeds }, async (t) => {
-    const result = await diagnose('doctor', atSpeed(t, speed), { ...options, requests: 600 })
-    t.equal(result.code, 0, result.error)
-    const flagged = /^\S+: the event-loop delay is flagged \(/.test(result.verdict)
-    const unseen = /^\S+: no issue detected$/.test(result.verdict) && UNSEEN_LEAK.test(`Doctor: ${result.unseen}`)
-    // Beside other work Doctor judges nothing (machine.js), and says so.
-    const notJudged = result.machine.busy && /^\S+: not judged: the machine was busy \(/.test(result.verdict)
-    t.ok(flagged || unseen || notJudged, `${result.verdict}; ${result.unseen}`)
-    if (speed < 1) t.ok(flagged || notJudged, 'slower, the delay is flagged')
-  })
-}
 
 t.test("flame on slow, in the clone: the ETag middleware's after listener on top, as the README shows", async (t) => {
   const { code, stdout, stderr } = await runInClone('diagnose/index.js', ['flame', 'slow'])
@@ -291,21 +267,3 @@ t.test('bad arguments and a missing clinic get a clear message and a non-zero ex
   t.equal(missing.code, 2)
   t.match(missing.error, /clinic is not installed: run `npm ci`/)
 })
-
-// Flame on slow at a quarter of this machine's speed and at four times
-// (test/machine-speed.js): the after listener on top at both ends, as on
-// this machine (the clone's run above). At four times each listener works
-// on one response in four, so restify's own work and the writes weigh more:
-// its share is the lowest there (31 to 36 % on Node 26, AMD EPYC, with the
-// hash's update, a frame of its own there, next at 12 to 14 %). The
-// profile's, at both ends:
-// test/serial/diagnose/profile-speeds.test.js.
-for (const speed of [0.25, 4]) {
-  t.test(`flame on slow at ${speed} times this machine's speed: the after listener on top`, { skip: skipSpeeds }, async (t) => {
-    const result = await diagnose('flame', atSpeed(t, speed), { ...options, requests: 600 })
-    t.equal(result.code, 0, result.error)
-    const [file, line] = result.frames[0].location.split(':')
-    const source = /^[^/]+\/etag\.js$/.test(file) ? readText(path.join(ROOT, file)).split('\n')[Number(line) - 1] : ''
-    t.match(source, /server\.on\('after'/, `the hottest frame is the after listener: ${result.frames[0].location}; ${sharesOf(result.frames)}`)
-  })
-}

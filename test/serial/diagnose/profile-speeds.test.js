@@ -25,7 +25,7 @@ const { atSpeed } = require('../../machine-speed')
 // AMD EPYC beside others' runs, and the profile written after it.
 t.setTimeout(4 * 60 * 1000)
 
-const skip = skipOffMainLine('the profile\'s top frame at emulated machine speeds is a measurement')
+const skip = skipOffMainLine("the profile's top frame at emulated machine speeds is a measurement")
 
 for (const speed of [0.25, 4]) {
   t.test(`at ${speed} times this machine's speed: the after listener on top of the profile`, { skip }, async (t) => {
