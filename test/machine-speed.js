@@ -72,13 +72,29 @@ const FIXED_RESPONSE_MICROS = 60
 function fixedAtSpeed (t, speed) {
   if (speed === 1) return 'fixed'
   if (speed > 1) throw new Error('fixed is emulated on slower machines only')
-  const folder = fixedCopy(t, `fixed-at-speed-${String(speed).replace('.', '_')}`)
+  const micros = Math.round((1 / speed - 1) * FIXED_RESPONSE_MICROS)
+  return spinningFixed(t, `fixed-at-speed-${String(speed).replace('.', '_')}`, micros, `A CPU ${speed} times as fast`)
+}
+
+/**
+ * A server slow on every machine and flat: a copy of fixed/ whose route
+ * holds the event loop for `millis` of wall time on every response, however
+ * fast the CPU (a CPU-bound story such as crypto-slow's pbkdf2Sync is slow
+ * only as far as the machine is).
+ */
+function fixedHoldingTheLoop (t, millis) {
+  return spinningFixed(t, `fixed-holding-the-loop-${millis}-ms`, millis * 1000, `The event loop held ${millis} ms a response`)
+}
+
+// A copy of fixed/ whose route spins for `micros` of wall time first.
+function spinningFixed (t, name, micros, why) {
+  const folder = fixedCopy(t, name)
   const index = path.join(folder, 'index.js')
   const route = '  function serveSeed (req, res, next) {\n'
   const source = fs.readFileSync(index, 'utf8')
   if (!source.includes(route)) throw new Error('fixed/index.js no longer has the route this emulation slows')
-  fs.writeFileSync(index, source.replace(route, `${route}    spin(${Math.round((1 / speed - 1) * FIXED_RESPONSE_MICROS)})\n`) + `
-// A CPU ${speed} times as fast (test/machine-speed.js).
+  fs.writeFileSync(index, source.replace(route, `${route}    spin(${micros})\n`) + `
+// ${why} (test/machine-speed.js).
 function spin (micros) {
   const until = process.hrtime.bigint() + BigInt(micros * 1000)
   while (process.hrtime.bigint() < until);
@@ -87,4 +103,4 @@ function spin (micros) {
   return folder
 }
 
-module.exports = { SPEEDS, atSpeed, fixedAtSpeed }
+module.exports = { SPEEDS, atSpeed, fixedAtSpeed, fixedHoldingTheLoop }

@@ -9,7 +9,8 @@ const net = require('node:net')
 /**
  * Send `raw` bytes on a fresh connection to `origin`, then `trickle` every
  * `everyMs` (if given), until the server closes the connection or `waitMs`
- * passed. Resolves to { received (latin1), ms (until the close) }.
+ * passed. Resolves to { received (latin1), ms (until the close), error
+ * (the socket's error code, if the close came with one: ECONNRESET) }.
  */
 function rawExchange (origin, raw, { trickle = null, everyMs = 200, waitMs = 2000 } = {}) {
   const { hostname, port } = new URL(origin)
@@ -26,14 +27,15 @@ function rawExchange (origin, raw, { trickle = null, everyMs = 200, waitMs = 200
       if (trickle) dripping = setInterval(() => { if (socket.writable) socket.write(trickle) }, everyMs)
     })
     let received = ''
+    let error = null
     socket.setEncoding('latin1')
     socket.on('data', (chunk) => { received += chunk })
-    socket.on('error', () => {})
+    socket.on('error', (err) => { error = err.code })
     const timer = setTimeout(() => socket.destroy(), waitMs)
     socket.on('close', () => {
       clearTimeout(timer)
       clearInterval(dripping)
-      resolve({ received, ms: Date.now() - started })
+      resolve({ received, ms: Date.now() - started, error })
     })
   })
 }

@@ -57,10 +57,13 @@ async function slowClients (t, { url, origin, hostname, port }) {
         `the ${IDLE_CONNECTIONS} idle connections were closed by the server within the headers timeout`)
     })()
   ])
-  t.same(statusesOf(slowHead.received), [408], 'a head that never ends: 408')
+  // How each closed, in the messages: CI once saw the head's close at 841 ms
+  // with no status (Node 24, under npm test's load), not seen again since.
+  const closed = ({ ms, error, received }) => `${ms} ms, ${error ?? 'no error'}, ${received.length} bytes`
+  t.same(statusesOf(slowHead.received), [408], `a head that never ends: 408 (${closed(slowHead)})`)
   t.ok(slowHead.ms >= HEADERS_TIMEOUT_MS && slowHead.ms < HEADERS_TIMEOUT_MS + CHECK_INTERVAL_MS + 1000,
     `closed after the headers timeout (${slowHead.ms} ms)`)
-  t.same(statusesOf(slowBody.received), [200, 408], 'a body that never ends: answered, then 408')
+  t.same(statusesOf(slowBody.received), [200, 408], `a body that never ends: answered, then 408 (${closed(slowBody)})`)
   t.ok(slowBody.ms >= REQUEST_TIMEOUT_MS && slowBody.ms < REQUEST_TIMEOUT_MS + CHECK_INTERVAL_MS + 1000,
     `closed after the request timeout (${slowBody.ms} ms)`)
   await stillServing(t, url)
