@@ -15,7 +15,7 @@ const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('..
 const { resolveServerPath } = require('../tooling/server-path')
 const { startTarget } = require('../tooling/target-process')
 const { LEVELS, levelName, describeLevels } = require('./levels')
-const { compareSpeed, intervalText, SPEED_PROTOCOL, SPEED_ALPHA, YOURS } = require('./speed')
+const { compareSpeed, intervalText, shareText, SPEED_PROTOCOL, SPEED_ALPHA, YOURS } = require('./speed')
 const { targetsIn } = require('../tooling/targets')
 const { round } = require('../tooling/number-text')
 
@@ -27,9 +27,10 @@ Starts \`node PATH\` (your copy from \`npm run workshop -- new\`, a variant,
 or any server that listens on PORT) on a free port and checks it:
 ${describeLevels()}
   speed     CPU per request and req/s beside fast and fixed, the three
-            loaded at the same time in ${SPEED_PROTOCOL.rounds} rounds, and slow; a verdict in
-            words against fixed/, with the range the rounds allow (about
-            40 s): after every level only, unless --speed
+            loaded at the same time in ${SPEED_PROTOCOL.rounds} rounds (up to ${SPEED_PROTOCOL.maxRounds} when they do
+            not place yours), and slow; a verdict in words: where yours
+            sits between fixed/ and fast/, with the range the rounds allow
+            (40 to 90 s): after every level only, unless --speed
 Each check is ✓, ✗ (with what was sent, what came back and a hint) or
 – (could not be checked on this server).
 
@@ -114,18 +115,24 @@ function renderCheck ({ name, pass, sent, seen, hint }) {
 function describeSpeedProtocol (protocol, name, leaking) {
   const byTime = leaking ? 'fast and fixed' : `${name}, fast and fixed`
   const byCount = leaking ? `slow and ${name} (its cost grows)` : 'slow'
+  const more = !leaking && protocol.maxRounds > protocol.rounds ? ` (up to ${protocol.maxRounds} when they do not place ${name})` : ''
   return `${name} beside slow, fast and fixed, each in a fresh process: ${byTime} loaded at the same time, ` +
-    `autocannon -c ${protocol.connections} each, ${protocol.warmup} s warm-up then ${protocol.duration} s, ${protocol.rounds} rounds; ` +
+    `autocannon -c ${protocol.connections} each, ${protocol.warmup} s warm-up then ${protocol.duration} s, ${protocol.rounds} rounds${more}; ` +
     `${byCount} by requests, ${protocol.warmupRequests} then ${protocol.requests}, once`
 }
 
-function renderSpeed ({ summaries, comparisons, verdict }, name) {
+function renderSpeed ({ protocol, summaries, comparisons, between, verdict }, name) {
   const shown = (target) => target === YOURS ? `${name} (yours)` : target
   const width = Math.max(...summaries.map((s) => shown(s.target).length))
   const rows = summaries.map((s) => `  ${shown(s.target).padEnd(width)}  ${round(s.requestsPerSecond).padStart(8)} req/s  ${round(s.cpuMicrosPerRequest).padStart(8)} µs CPU per request`)
   const against = targetsIn('speedLine').map((other) => `${round(comparisons[other].ratio)} x ${other}/'s${intervalText(comparisons[other])}`).join(', ')
   const intervals = `in brackets ${Math.round((1 - 2 * SPEED_ALPHA) * 100)} % intervals`
-  return [...rows, `  CPU per request: ${against} (${intervals})`, `${name}: ${verdict}`].join('\n')
+  const lines = [...rows, `  CPU per request: ${against} (${intervals}, ${protocol.rounds} rounds)`]
+  if (between?.resolvable) {
+    const { share, interval: [low, high], fastOverFixed } = between
+    lines.push(`  Between fixed/ (0) and fast/ (1): ${shareText(share)} (${shareText(low)} to ${shareText(high)}); fast/ ${round(fastOverFixed.ratio)} x fixed/'s${intervalText(fastOverFixed)}`)
+  }
+  return [...lines, `${name}: ${verdict}`].join('\n')
 }
 
 function mark (ok) {
