@@ -1,6 +1,6 @@
 'use strict'
 
-// `node fast` starts this server; require('./fast') builds it without listening.
+// `node slow` or `node fast` starts this server; require() builds it, not listening.
 
 const restify = require('restify')
 const { createContentSource } = require('../core/content')

@@ -1,6 +1,6 @@
 'use strict'
 
-// `node slow` starts this server; require('./slow') builds it without listening.
+// `node slow` or `node fast` starts this server; require() builds it, not listening.
 
 const restify = require('restify')
 const { createContentSource } = require('../core/content')

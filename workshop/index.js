@@ -43,7 +43,7 @@ function newCopy (name = DEFAULT_NAME, { root = ROOT, gitExclude = true } = {}) 
   fs.cpSync(path.join(root, 'slow'), folder, { recursive: true })
   // The copy's own comment names the copy: `node mine` starts it, not `node slow`.
   const index = path.join(folder, 'index.js')
-  fs.writeFileSync(index, fs.readFileSync(index, 'utf8').replace("`node slow` starts this server; require('./slow')", `\`node ${name}\` starts this server; require('./${name}')`))
+  fs.writeFileSync(index, fs.readFileSync(index, 'utf8').replace('`node slow` or `node fast` starts this server', `\`node ${name}\` starts this server`))
   fs.writeFileSync(path.join(folder, '.gitignore'), IGNORE_ALL)
   const gitDir = path.join(root, '.git')
   if (gitExclude && fs.statSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) {

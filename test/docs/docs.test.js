@@ -24,7 +24,7 @@ const LINES = {
   'slow/etag.js:25': "server.on('after', (req, res) => {",
   'slow/etag.js:25:12': "on('after'",
   'slow/etag.js:42:5': 'attachAfterEvent(this)',
-  'fast/etag.js:27': "server.on('after', (req, res) => {",
+  'fast/etag.js:25': "server.on('after', (req, res) => {",
   'stories/logging/slow.js:19': 'function logRequest',
   'stories/logging/slow.js:1': "'use strict'",
   'stories/crypto/slow.js:16': 'function authenticate',
