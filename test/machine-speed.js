@@ -14,8 +14,6 @@
 // serialization keep a fixed cost per call: a body a quarter as long
 // costs half as much, not a quarter).
 
-const fs = require('node:fs')
-const path = require('node:path')
 const { workshopCopy, fixedCopy } = require('./workshop/copies')
 
 // The speeds every speed-dependent verdict is held at: a quarter of this
@@ -88,19 +86,14 @@ function fixedHoldingTheLoop (t, millis) {
 
 // A copy of fixed/ whose route spins for `micros` of wall time first.
 function spinningFixed (t, name, micros, why) {
-  const folder = fixedCopy(t, name)
-  const index = path.join(folder, 'index.js')
   const route = '  function serveSeed (req, res, next) {\n'
-  const source = fs.readFileSync(index, 'utf8')
-  if (!source.includes(route)) throw new Error('fixed/index.js no longer has the route this emulation slows')
-  fs.writeFileSync(index, source.replace(route, `${route}    spin(${micros})\n`) + `
+  return fixedCopy(t, name, (source) => source.replace(route, `${route}    spin(${micros})\n`) + `
 // ${why} (test/machine-speed.js).
 function spin (micros) {
   const until = process.hrtime.bigint() + BigInt(micros * 1000)
   while (process.hrtime.bigint() < until);
 }
 `)
-  return folder
 }
 
 module.exports = { SPEEDS, atSpeed, fixedAtSpeed, fixedHoldingTheLoop }

@@ -63,6 +63,8 @@ const AS_SLOW_AS_SLOW = 0.5
 const YOURS = 'yours'
 // What yours runs beside (the catalogue's `speed` set: slow, fast and fixed).
 const BESIDE = targetsIn('speed')
+// The two a server is placed between, at 0 and at 1: fixed/ and fast/.
+const [SHARE_FROM, SHARE_TO] = targetsIn('speedBetween')
 
 /**
  * Measure the server at `entry` against slow, fast and fixed. `leaking`
@@ -167,13 +169,13 @@ function compareTargets (runs, of, over, { alpha }) {
  */
 function speedBetween (runs, { alpha = SPEED_ALPHA } = {}) {
   const timed = (target) => new Map(runs.filter((run) => run.target === target && run.by === 'time').map((run) => [run.round, run.cpuMicrosPerRequest]))
-  const [yours, fast, fixed] = [YOURS, 'fast', 'fixed'].map(timed)
+  const [yours, fixed, fast] = [YOURS, SHARE_FROM, SHARE_TO].map(timed)
   const rounds = [...yours.keys()].filter((round) => fast.has(round) && fixed.has(round))
   if (rounds.length < 2) return null
   const cpu = (byRound) => rounds.map((round) => byRound.get(round))
   return {
     ...shareBetween({ fixed: cpu(fixed), fast: cpu(fast), yours: cpu(yours) }, { alpha }),
-    fastOverFixed: compareTargets(runs, 'fast', 'fixed', { alpha })
+    fastOverFixed: compareTargets(runs, SHARE_TO, SHARE_FROM, { alpha })
   }
 }
 

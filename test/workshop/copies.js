@@ -2,7 +2,7 @@
 
 // Workshop copies of slow/, as a participant makes them with `workshop new`
 // and then edits: for verify, the workshop's commands and the clinic lane.
-// And copies of fixed/, plain or with another index.js, for verify's speed.
+// And copies of fixed/, plain or with its index.js edited, for verify's speed.
 
 require('../untapped-children')
 const fs = require('node:fs')
@@ -44,21 +44,49 @@ function oneLineFixCopy (t, name) {
 
 /**
  * A copy of fixed/ in the repo's root, named by testCopyName, removed in
- * teardown; with `index` (a file's path), that file as its index.js.
+ * teardown; `edit(source)`, if given, changes its index.js (and must).
  * Returns the folder.
  */
-function fixedCopy (t, name, { index } = {}) {
+function fixedCopy (t, name, edit = null) {
   const folder = path.join(ROOT, testCopyName(name))
   t.teardown(() => fs.rmSync(folder, { recursive: true, force: true }))
   fs.cpSync(path.join(ROOT, 'fixed'), folder, { recursive: true })
-  if (index) fs.copyFileSync(index, path.join(folder, 'index.js'))
+  if (edit) {
+    const index = path.join(folder, 'index.js')
+    const source = fs.readFileSync(index, 'utf8')
+    const changed = edit(source)
+    if (changed === source) throw new Error(`${name}: fixed/index.js no longer has what this copy edits`)
+    fs.writeFileSync(index, changed)
+  }
   return folder
 }
 
-// A copy that passes every level but serializes and hashes its body on
-// every request (fixtures/hashing-per-request.js); removed in teardown.
+// fixed/'s route, where it takes the representation of the content's
+// version and minute, built once per change of either.
+const REPRESENTATION = 'const representation = representationOf(content, version, req.url)'
+
+/**
+ * A copy that passes every level but still does fast/'s work on every
+ * request: fixed/ with its representation built anew each time, the body
+ * serialized with JSON.stringify and its ETag a sha512 of it (quoted, with
+ * 304 and HEAD as fixed/ answers them). Only verify's speed tells it from
+ * fixed/ (test/serial/workshop/speed.test.js). Removed in teardown.
+ */
 function hashingCopy (t, name) {
-  return fixedCopy(t, name, { index: path.join(__dirname, 'fixtures', 'hashing-per-request.js') })
+  return fixedCopy(t, name, (source) => source.replace(REPRESENTATION, 'const representation = hashedRepresentation(content, req.url, timestamp())') + `
+// fast/'s work on every request (test/workshop/copies.js, hashingCopy).
+function hashedRepresentation (content, url, ts) {
+  const { CACHE_CONTROL, seedBody } = require('../core/seed-contract')
+  const body = JSON.stringify(seedBody(content, url, ts))
+  const etag = '"' + require('node:crypto').createHash('sha512').update(body).digest('hex') + '"'
+  return {
+    etag,
+    body,
+    headers: { 'Cache-Control': CACHE_CONTROL, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ETag: etag },
+    notModifiedHeaders: { 'Cache-Control': CACHE_CONTROL, ETag: etag }
+  }
+}
+`)
 }
 
 module.exports = { TEST_COPY_PREFIX, testCopyName, workshopCopy, oneLineFixCopy, fixedCopy, hashingCopy }
