@@ -25,10 +25,10 @@ const { noChromium, launchBrowser, openOffline } = require('../browser')
 // up: its time grows with the square of the count), then Chromium: 10 to 20 s.
 t.setTimeout(2 * 60 * 1000)
 
-// The fixture names its files as in a checkout at /work/main; moved to this
+// The fixture names its files as in a checkout at /home/participant/seed; moved to this
 // one, its slow/etag.js is this repo's.
 const FIXTURE = readText(path.join(__dirname, 'fixtures', 'slow-made-up.cpuprofile'))
-  .replaceAll('file:///work/main/', pathToFileURL(ROOT).href.replace(/\/?$/, '/'))
+  .replaceAll('file:///home/participant/seed/', pathToFileURL(ROOT).href.replace(/\/?$/, '/'))
 const made = () => parseCpuProfile(FIXTURE)
 // Its samples: 84 counted and 10 (idle).
 const share = (samples) => samples / 84
