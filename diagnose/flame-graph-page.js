@@ -13,12 +13,20 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
-const { escapeHtml, jsonForScript } = require('../tooling/html-text')
+const { escapeHtml, jsonForScript, htmlPage } = require('../tooling/html-text')
 
 const LIBRARY = 'd3-flame-graph'
 // This repo's own code stands out in one colour (the frames table's
 // "<- this repo"); everything else keeps the library's warm colours.
 const OWN_COLOUR = '#5b9bd5'
+
+const PAGE_STYLE = `
+  body { font: 14px system-ui, sans-serif; margin: 16px; color: #222; }
+  h1 { font-size: 18px; margin: 0 0 6px; }
+  p { margin: 2px 0; color: #555; }
+  .controls { margin: 10px 0; }
+  #details { min-height: 1.4em; font-family: monospace; }
+`
 
 /**
  * The page: `title`, the lines of `about` under it, and the flame graph of
@@ -30,22 +38,10 @@ function flameGraphPage ({ title, about = [], tree, scripts = libraryScripts() }
   const data = jsonForScript({ ...toChartData(tree), name: 'all' })
   const libraries = scripts.map(({ name, version, file }) =>
     `<script>/* ${name} ${version} */\n${fs.readFileSync(file, 'utf8').replace(/<\/script/gi, '<\\/script')}\n</script>`)
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>
-  body { font: 14px system-ui, sans-serif; margin: 16px; color: #222; }
-  h1 { font-size: 18px; margin: 0 0 6px; }
-  p { margin: 2px 0; color: #555; }
-  .controls { margin: 10px 0; }
-  #details { min-height: 1.4em; font-family: monospace; }
-</style>
-</head>
-<body>
-<h1>${escapeHtml(title)}</h1>
+  return htmlPage({
+    title,
+    styles: [PAGE_STYLE],
+    body: `<h1>${escapeHtml(title)}</h1>
 ${about.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
 <p>Each box is a function, as wide as its samples on the stack, the functions it calls below it; this repo's code is blue. Click a box to zoom into it.</p>
 <div class="controls">
@@ -73,10 +69,8 @@ ${libraries.join('\n')}
   d3.select('#chart').datum(data).call(chart)
   document.getElementById('search').addEventListener('input', (event) => chart.search(event.target.value))
   document.getElementById('reset').addEventListener('click', () => chart.resetZoom())
-</script>
-</body>
-</html>
-`
+</script>`
+  })
 }
 
 /**

@@ -20,7 +20,7 @@ const { medianRound } = require('../../judge/stats')
 const { SPREAD_WORTH_A_WORD } = require('../../judge/evaluate')
 const { describeLoad, describeCores } = require('../machine')
 const { integer, figureColumn, ratioText, ratioValueText, goalText } = require('../numbers')
-const { escapeHtml, jsonForScript } = require('../../../tooling/html-text')
+const { escapeHtml, jsonForScript, htmlPage } = require('../../../tooling/html-text')
 const { logAxis, drawnAt } = require('./log-axis')
 
 const UPLOT_DIR = path.dirname(require.resolve('uplot/dist/uPlot.iife.min.js'))
@@ -43,17 +43,10 @@ const UNDER_A_MILLISECOND = '< 1 ms'
 function renderHtml (results) {
   const title = `Benchmark, mode ${results.mode}: ${results.protocol.targets.join(', ')}`
   const inline = (file) => fs.readFileSync(file, 'utf8')
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${inline(path.join(UPLOT_DIR, 'uPlot.min.css'))}</style>
-<style>${inline(path.join(__dirname, 'page.css'))}</style>
-</head>
-<body>
-<header>
+  return htmlPage({
+    title,
+    styles: [inline(path.join(UPLOT_DIR, 'uPlot.min.css')), inline(path.join(__dirname, 'page.css'))],
+    body: `<header>
 <h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(describeRun(results))}</p>
 </header>
@@ -78,10 +71,8 @@ ${protocolList(results)}
 </main>
 <script type="application/json" id="run">${jsonForScript(chartData(results))}</script>
 <script>${inline(path.join(UPLOT_DIR, 'uPlot.iife.min.js'))}</script>
-<script>${inline(path.join(__dirname, 'client.js'))}</script>
-</body>
-</html>
-`
+<script>${inline(path.join(__dirname, 'client.js'))}</script>`
+  })
 }
 
 /**
