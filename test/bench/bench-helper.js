@@ -3,6 +3,9 @@
 // Running the benchmark's command in the test's process, with its output
 // captured, on a protocol short enough for a test.
 
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
 const { command } = require('../../bench')
 const { runCommand } = require('../../tooling/command')
 const { capture } = require('../capture')
@@ -13,12 +16,19 @@ const SHORT = ['--warmup', '0.5', '--duration', '1', '--rounds', '1', '--connect
 
 /**
  * `node bench ...argv`, in this process. Resolves to { code, stdout, stderr }.
+ * Its HTML page, unless argv names one or none, goes to a temporary folder
+ * removed once the run ends: a test leaves nothing in the repo's results/.
  */
 async function bench (argv) {
+  const page = argv.includes('--html') || argv.includes('--no-html') ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'bench-page-'))
   const stdout = capture()
   const stderr = capture()
-  const code = await runCommand(command, argv, { stdout, stderr })
-  return { code, stdout: stdout.text(), stderr: stderr.text() }
+  try {
+    const code = await runCommand(command, page ? [...argv, '--html', path.join(page, 'run.html')] : argv, { stdout, stderr })
+    return { code, stdout: stdout.text(), stderr: stderr.text() }
+  } finally {
+    if (page) fs.rmSync(page, { recursive: true, force: true })
+  }
 }
 
 module.exports = { bench, SHORT }
