@@ -5,10 +5,11 @@
 // `node NAME` runs it and its require('../core/...') lines still resolve),
 // ignored by git through a .gitignore of its own that ignores everything in
 // the folder, itself included (as pytest's cache and virtualenv folders do),
-// so any name works without touching the repo's .gitignore. standard, which
-// npm test runs, reads only the root's .gitignore and .git/info/exclude: the
-// copy's name also goes into the latter (the checkout's own, never
-// committed), so a participant's style is not the test suite's business.
+// so any name works without touching the repo's .gitignore. The lint npm
+// test runs (eslint.config.js) reads only the root's .gitignore and
+// .git/info/exclude: the copy's name also goes into the latter (the
+// checkout's own, never committed), so a participant's style is not the
+// test suite's business.
 // Exit codes: 0 made, 1 it could not be written, 2 bad arguments.
 
 const fs = require('node:fs')

@@ -81,7 +81,7 @@ t.test('npm test runs tap without coverage, and test:coverage with it', async (t
   // start (fixed at three times its CPU per request in one run; npm test
   // 341 s on Node 24 on a slow day).
   const { scripts, tap } = require('../../package.json')
-  t.equal(scripts.test, 'standard && tap', 'npm test: lint, then tap with its settings')
+  t.equal(scripts.test, 'eslint . && tap', 'npm test: lint, then tap with its settings')
   t.equal(tap['disable-coverage'], true, 'tap\'s settings leave coverage off')
   t.equal(scripts['test:coverage'], 'tap --no-disable-coverage', 'test:coverage turns it back on')
 })

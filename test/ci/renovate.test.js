@@ -204,9 +204,12 @@ t.test('.nvmrc, package.json and the workflow\'s actions are read by managers th
   const actions = jobs().flatMap(({ steps }) => steps).filter((step) => step.uses).map((step) => step.uses)
   t.ok(actions.length >= 3, `the workflow's actions: ${[...new Set(actions)].join(', ')}`)
   for (const uses of actions) {
-    // owner/repo@version: what the manager looks up in the action's tags.
-    t.match(uses, /^[\w.-]+\/[\w.-]+(\/[\w./-]+)?@v?\d/, `${uses} is an action at a version`)
-    t.not(effective({ manager: 'github-actions', depName: uses.split('@')[0], depType: 'action', updateType: 'major' }, 'enabled'), false, `${uses}'s updates are on`)
+    // owner/repo@commit (the version in a comment, which the manager moves
+    // with the commit: .ci/action-inputs.js holds the pair).
+    t.match(uses, /^[\w.-]+\/[\w.-]+(\/[\w./-]+)?@[0-9a-f]{40}$/, `${uses} is an action at a commit`)
+    const dep = { manager: 'github-actions', depName: uses.split('@')[0], depType: 'action', updateType: 'major' }
+    t.not(effective(dep, 'enabled'), false, `${uses}'s updates are on`)
+    t.equal(effective(dep, 'pinDigests'), true, `${uses}: a new version comes pinned to its commit`)
   }
 })
 

