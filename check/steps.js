@@ -88,31 +88,31 @@ const STEPS = [
   // does, fails it), and a tag that does not match with the Last-Modified
   // date, where If-Modified-Since alone would get the 304 (a server that
   // takes either condition fails it).
-  {
+  ...withHeadAfter({
     name: 'If-None-Match over If-Modified-Since: the exact tag, an older date',
     unless: withoutOlderDate,
-    sends: ({ etag, olderDate }) => ({ headers: { 'If-None-Match': etag, 'If-Modified-Since': olderDate } }),
-    expect: notModified(RULES.precedenceMatch)
-  },
-  {
-    name: 'HEAD, If-None-Match over If-Modified-Since: the exact tag, an older date',
-    unless: withoutOlderDate,
-    sends: ({ etag, olderDate }) => ({ method: 'HEAD', headers: { 'If-None-Match': etag, 'If-Modified-Since': olderDate } }),
-    expect: notModified(RULES.precedenceMatch)
-  },
-  {
+    headers: ({ etag, olderDate }) => ({ 'If-None-Match': etag, 'If-Modified-Since': olderDate }),
+    expect: () => notModified(RULES.precedenceMatch)
+  }),
+  ...withHeadAfter({
     name: 'If-None-Match over If-Modified-Since: a tag that does not match, the Last-Modified date',
     unless: withoutLastModified,
-    sends: ({ mismatch, lastModified }) => ({ headers: { 'If-None-Match': mismatch, 'If-Modified-Since': lastModified } }),
-    expect: fullResponse(RULES.precedence)
-  },
-  {
-    name: 'HEAD, If-None-Match over If-Modified-Since: a tag that does not match, the Last-Modified date',
-    unless: withoutLastModified,
-    sends: ({ mismatch, lastModified }) => ({ method: 'HEAD', headers: { 'If-None-Match': mismatch, 'If-Modified-Since': lastModified } }),
-    expect: fullResponse(RULES.precedence, 'HEAD')
-  }
+    headers: ({ mismatch, lastModified }) => ({ 'If-None-Match': mismatch, 'If-Modified-Since': lastModified }),
+    expect: (method) => fullResponse(RULES.precedence, method)
+  })
 ]
+
+// A step sent with GET, then the same headers with HEAD ("HEAD, " before
+// its name): `headers(context)`, and `expect(method)` the expectation for
+// each.
+function withHeadAfter ({ name, unless, headers, expect }) {
+  return ['GET', 'HEAD'].map((method) => ({
+    name: method === 'GET' ? name : `HEAD, ${name}`,
+    unless,
+    sends: (context) => ({ ...(method === 'HEAD' && { method }), headers: headers(context) }),
+    expect: expect(method === 'HEAD' ? method : undefined)
+  }))
+}
 
 // Why a step on If-Modified-Since is skipped: no Last-Modified to send; for
 // the older date, also a Last-Modified that is not a date.

@@ -11,6 +11,7 @@
 
 const path = require('node:path')
 const { targetsIn } = require('../tooling/targets')
+const { scripts } = require('../package.json')
 
 // The case study's three steps (slow, fast, fixed), in order; the
 // diagnosis runs on the first, its verdicts are checked on the last too.
@@ -54,52 +55,24 @@ const SOURCES = {
       return { 'instructions.slow-fast': slow / fast, 'instructions.fast-fixed': fast / fixed }
     }
   },
-  doctor: {
-    what: 'npm run doctor -- slow',
-    argv: ['diagnose', 'doctor', FIRST_STEP],
-    read: ({ stdout, seconds }) => ({
-      'doctor.slow': lastLineStarting(stdout, 'Doctor: slow: '),
-      'doctor.seconds': seconds
-    })
-  },
-  'doctor-fixed': {
-    what: 'npm run doctor -- fixed',
-    argv: ['diagnose', 'doctor', LAST_STEP],
-    read: ({ stdout, seconds }) => ({
-      'doctor-fixed.verdict': verdictOf(lastLineStarting(stdout, 'Doctor: fixed: ')),
-      'doctor-fixed.seconds': seconds
-    })
-  },
+  doctor: npmRun('doctor', 'doctor', FIRST_STEP, (stdout) => ({
+    'doctor.slow': lastLineStarting(stdout, `Doctor: ${FIRST_STEP}: `)
+  })),
+  'doctor-fixed': npmRun('doctor-fixed', 'doctor', LAST_STEP, (stdout) => ({
+    'doctor-fixed.verdict': verdictOf(lastLineStarting(stdout, `Doctor: ${LAST_STEP}: `))
+  })),
   // Doctor's question asked with Node's own perf_hooks, beside Doctor.
-  'event-loop': {
-    what: 'npm run event-loop -- slow',
-    argv: [path.join('diagnose', 'event-loop.js'), FIRST_STEP],
-    read: ({ stdout, seconds }) => ({
-      'event-loop.slow': verdictOf(lastLineStarting(stdout, 'event-loop: slow: ')),
-      'event-loop.slow-max': maxDelay(lastLineStarting(stdout, 'event-loop: Doctor\'s rule: slow: ')),
-      'event-loop.seconds': seconds
-    })
-  },
-  'event-loop-fixed': {
-    what: 'npm run event-loop -- fixed',
-    argv: [path.join('diagnose', 'event-loop.js'), LAST_STEP],
-    read: ({ stdout, seconds }) => ({
-      'event-loop-fixed.verdict': verdictOf(lastLineStarting(stdout, 'event-loop: fixed: ')),
-      'event-loop-fixed.max': maxDelay(lastLineStarting(stdout, 'event-loop: Doctor\'s rule: fixed: ')),
-      'event-loop-fixed.seconds': seconds
-    })
-  },
-  flame: {
-    what: 'npm run flame -- slow',
-    argv: ['diagnose', 'flame', FIRST_STEP],
-    read: ({ stdout, seconds }) => ({ 'flame.slow-top': topFrameShare(stdout, 'slow/etag.js:25'), 'flame.seconds': seconds })
-  },
+  'event-loop': npmRun('event-loop', 'event-loop', FIRST_STEP, (stdout) => ({
+    'event-loop.slow': verdictOf(lastLineStarting(stdout, `event-loop: ${FIRST_STEP}: `)),
+    'event-loop.slow-max': maxDelay(lastLineStarting(stdout, `event-loop: Doctor's rule: ${FIRST_STEP}: `))
+  })),
+  'event-loop-fixed': npmRun('event-loop-fixed', 'event-loop', LAST_STEP, (stdout) => ({
+    'event-loop-fixed.verdict': verdictOf(lastLineStarting(stdout, `event-loop: ${LAST_STEP}: `)),
+    'event-loop-fixed.max': maxDelay(lastLineStarting(stdout, `event-loop: Doctor's rule: ${LAST_STEP}: `))
+  })),
+  flame: npmRun('flame', 'flame', FIRST_STEP, (stdout) => ({ 'flame.slow-top': topFrameShare(stdout, 'slow/etag.js:25') })),
   // Flame's question asked with Node's own --cpu-prof, beside Flame.
-  profile: {
-    what: 'npm run profile -- slow',
-    argv: [path.join('diagnose', 'profile.js'), FIRST_STEP],
-    read: ({ stdout, seconds }) => ({ 'profile.slow-top': topFrameShare(stdout, 'slow/etag.js:25'), 'profile.seconds': seconds })
-  },
+  profile: npmRun('profile', 'profile', FIRST_STEP, (stdout) => ({ 'profile.slow-top': topFrameShare(stdout, 'slow/etag.js:25') })),
   serializer: {
     what: 'npm run bench:serializer: fast-json-stringify beside JSON.stringify',
     argv: [path.join('bench', 'serializer'), '--json', 'FILE'],
@@ -107,6 +80,17 @@ const SOURCES = {
       'serializer.fixed-body': json.bodies.fixed.ratio.median,
       'serializer.small-body': json.bodies.small.ratio.median
     })
+  }
+}
+
+// `npm run SCRIPT -- TARGET` as a source, its argv read from package.json's
+// script, so that a figure comes from the command a participant types:
+// `read(stdout)` its figures, and the run's seconds as `ID.seconds`.
+function npmRun (id, script, target, read) {
+  return {
+    what: `npm run ${script} -- ${target}`,
+    argv: [...scripts[script].split(' ').slice(1), target],
+    read: ({ stdout, seconds }) => ({ ...read(stdout), [`${id}.seconds`]: seconds })
   }
 }
 
@@ -120,19 +104,13 @@ const NAMED = {
   'instructions.slow-fast': { what: "instructions per request, slow at its 232nd listener / fast's", format: times },
   'instructions.fast-fixed': { what: "instructions per request, fast's / fixed's", format: times },
   'doctor.slow': { what: "Doctor's verdict on slow (its last line)", format: String },
-  'doctor.seconds': { what: 'npm run doctor -- slow, start to verdict, in seconds', format: whole },
   'doctor-fixed.verdict': { what: "Doctor's verdict on fixed (its last line up to its figures)", format: String },
-  'doctor-fixed.seconds': { what: 'npm run doctor -- fixed, start to verdict, in seconds', format: whole },
   'event-loop.slow': { what: 'npm run event-loop -- slow: its leak verdict (the line up to its figures)', format: String },
   'event-loop.slow-max': { what: 'npm run event-loop -- slow: the longest event-loop delay of the load, in ms', format: whole },
-  'event-loop.seconds': { what: 'npm run event-loop -- slow, start to verdict, in seconds', format: whole },
   'event-loop-fixed.verdict': { what: 'npm run event-loop -- fixed: its leak verdict (the line up to its figures)', format: String },
   'event-loop-fixed.max': { what: 'npm run event-loop -- fixed: the longest event-loop delay of the load, in ms', format: whole },
-  'event-loop-fixed.seconds': { what: 'npm run event-loop -- fixed, start to verdict, in seconds', format: whole },
   'flame.slow-top': { what: "the share of Flame's samples on slow's hottest frame by self time, slow/etag.js:25 (the 'after' listener), %", format: (value) => value.toFixed(1) },
-  'flame.seconds': { what: 'npm run flame -- slow, start to frames, in seconds', format: whole },
   'profile.slow-top': { what: "the share of the CPU profile's samples on slow's hottest frame by self time, Node's internal modules folded, slow/etag.js:25, %", format: (value) => value.toFixed(1) },
-  'profile.seconds': { what: 'npm run profile -- slow, start to frames, in seconds', format: whole },
   'serializer.fixed-body': { what: "JSON.stringify's time / fast-json-stringify's, on fixed's body (10,000 characters of hex)", format: (value) => value.toFixed(2) },
   'serializer.small-body': { what: "JSON.stringify's time / fast-json-stringify's, on a body of the same shape with 64 characters of data", format: (value) => value.toFixed(2) }
 }
@@ -147,6 +125,9 @@ function figureOf (id) {
     const isSeconds = bench[2] === 'seconds'
     return { source: bench[1], what: isSeconds ? 'the run, in seconds' : bench[2], format: isSeconds ? whole : times }
   }
+  // Every command's run, start to its last line, in seconds.
+  const run = /^(.+)\.seconds$/.exec(id)
+  if (run && SOURCES[run[1]]) return { source: run[1], what: `${SOURCES[run[1]].what}, start to its last line, in seconds`, format: whole }
   const named = NAMED[id]
   if (!named) return null
   const source = Object.keys(SOURCES).find((name) => !BENCH_MODES[name] && id.startsWith(`${name}.`))
@@ -161,6 +142,8 @@ const QUOTES = [
   { id: 'instructions.slow-fast', page: 'README.md', text: ({ min, max }) => `a request at slow's 232nd listener costs ${span(min, max)} times fast's` },
   { id: 'instructions.fast-fixed', page: 'README.md', text: ({ min, max }) => `fast's ${span(min, max)} times fixed's` },
   { id: 'flame.slow-top', page: 'README.md', text: ({ min, max }) => `(${Math.floor(Number(min))} to ${Math.ceil(Number(max))} % of the\nsamples` },
+  // Flame's first frame as it prints, with the highest share of the runs.
+  { id: 'flame.slow-top', page: 'README.md', text: ({ max }) => `   ${max} %  (anonymous)  slow/etag.js:25   <- this repo` },
   { id: 'flame.slow-top', line: 24, page: 'README.md', text: ({ min, max }) => `${span(min, max)} % on Node 24` },
   { id: 'profile.slow-top', page: 'README.md', text: ({ min, max }) => `Node's own profiler, \`node --cpu-prof\` (${Math.floor(Number(min))} to ${Math.ceil(Number(max))} %)` },
   // docs/node-lines.md sets the lines side by side: `line` names the one
