@@ -16,7 +16,7 @@ const { INSTRUCTION_DEFAULTS } = require('./judge/instructions')
 // What --meter instructions counts unless --targets names the targets: the
 // case study's fixes and fixed's 304 (slow's count depends on how many
 // requests it has served, node-http's and fastify's are not the product's).
-// fast first: it takes longest (28 s against 20), and two count at a time.
+// fast first: it takes longest, and two count at a time.
 const INSTRUCTION_TARGETS = targetsIn('counted')
 
 const USAGE = `Usage: node bench [options]   (npm start, npm run bench, npm run bench:ci)

@@ -27,7 +27,7 @@ const FINE_CPU_CLOCK_MICROS = 50
 // A leak is a server whose late responses cost at least twice its early
 // ones. slow reads 5 to 8 times at every speed this project emulates, a
 // flat server about 1, less where its early window still pays for warm-up
-// (docs/diagnose.md, "Leak or merely slow").
+// (docs/node-tools.md, "Leak or merely slow").
 const LEAK_GROWTH = 2
 // Fewer responses than this say nothing about a trend: each window needs
 // a mark (10 responses) at least; from 600 on, one per chunk.

@@ -12,13 +12,13 @@ const { describeMachine } = require('./machine')
 // and flags the run when 90 % of that mode sit under 0.9 of a core: a
 // server waiting on I/O. Beside its load on 2 cores a busy server is taken
 // off its core for a few milliseconds now and then, and once in a while
-// the model makes those few samples a mode of their own: on Node 24.21
-// fixed (median sample 0.98 of a core) was flagged on 23 samples of 469
-// at 0.58, the other 446 at 0.99, in 1 run of 14 (Intel Xeon, quiet). A
+// the model makes those few samples a mode of their own, and flags fixed,
+// whose median sample is nearly a whole core, on a small minority of
+// samples taken off its core while the rest sat near a whole core. A
 // server at 90 % of a core or more in its median sample spent at least
 // half its time on the CPU, where an application mode is where it spends
 // most: that flag misreads the samples. docs/diagnose.md, "Doctor's CPU
-// check on a busy server", has the runs.
+// check on a busy server", says why.
 const CPU_CHECK_CORES = 0.9
 
 /**
@@ -27,8 +27,8 @@ const CPU_CHECK_CORES = 0.9
  * Doctor's headline after it: on slow the delay is flagged on every
  * machine, while the headline moves with the machine (gc where garbage
  * collection blocks the loop 100 ms a second; cpu flagged too beside another
- * busy process, the CPU it did not get read as waiting). docs/diagnose.md
- * has the runs.
+ * busy process, the CPU it did not get read as waiting). docs/diagnose.md,
+ * "Doctor's verdict on slow".
  *
  * `machine` (machine.js's judgeMachine) says whether the server got its share of the
  * CPU. Where it did not, what Doctor flagged is what a server short of CPU

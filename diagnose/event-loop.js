@@ -17,7 +17,7 @@
 //   event-loop: Doctor's rule: slow: the event-loop delay is flagged (…)
 //   event-loop: Doctor's rule: fixed: no delay flagged (…)
 //   event-loop: Doctor's rule: fixed: not judged: the machine was busy (…)
-// docs/diagnose.md, "Node's own tools", has the runs behind both.
+// docs/node-tools.md, "npm run event-loop", says how to read both.
 // Exit codes: 0 done (a "not judged" too: the run worked), 1 the load got
 // no 2xx response or the server failed, 2 bad arguments.
 

@@ -12,16 +12,16 @@ const { repoPath, ownCodePath } = require('./repo-paths')
 // optimizes, that function's source to stdout (--print-opt-source), a
 // character at a time, from the main thread, wherever the JavaScript
 // happens to be. Where a write waits (a busy disk, a reader that falls
-// behind, a busy machine) the samples pile up in it: 10 to 116 in a row
-// here, 5 to 15 % of a 2-second profile of fixed in such runs, and a fifth
-// of it in write() all told. Flame's default view folds C and C++ frames
-// into the JavaScript function that called them, so that wait was counted
-// as that function's own time: ifNoneMatchMatches, which returns at its
-// first line under this load, at 8.4 %. In the default view these samples
-// are left out (profilerShare says how many); with every frame shown they
+// behind, a busy machine) the samples pile up in it, dozens in a row, a
+// sizeable share of a short profile of fixed in such runs, part of it in
+// write(). Flame's default view folds C and C++ frames into the JavaScript
+// function that called them, so that wait was counted as that function's
+// own time: ifNoneMatchMatches, which returns at its first line under this
+// load, as if it were costly. In the default view these samples are left
+// out (profilerShare says how many); with every frame shown they
 // count for themselves, as `[system]`. writev is not among them: it is
 // Node writing the responses (writevGeneric). docs/diagnose.md, "Flame on
-// fixed", has the runs.
+// fixed", says why.
 //
 // A write the server itself makes goes through Node's I/O code (fs.writeSync
 // for the logging story's synchronous log, the stream code for sockets): a

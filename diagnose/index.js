@@ -25,11 +25,12 @@ const CLINIC_DIR = path.join(ROOT, '.clinic')
 const CLINIC_RUN = path.join(__dirname, 'clinic-run.js')
 const TOOLS = ['doctor', 'flame', 'bubbleprof', 'heapprofiler']
 // Beyond the load itself, time for clinic to start, collect, analyse and
-// write its report. Under Windows' node.exe on Wine, Flame on slow took 33 s
-// to start loading, 25 s to analyse and 30 s for its HTML (2 cores, load
-// average 5), and once passed 60 s of this beside another run; a slow
-// Windows file system (an antivirus scanning each file read) is the same.
-// The limit is there for a clinic that hangs, not to judge a slow machine.
+// write its report. Under Windows' node.exe on Wine, Flame on slow took
+// around half a minute each to start loading, to analyse and to write its
+// HTML, and longer beside another run; a slow Windows file system (an
+// antivirus scanning each file read) is the same. The limit, about twice
+// the slowest seen, is there for a clinic that hangs, not to judge a slow
+// machine.
 const CLINIC_OVERHEAD_SECONDS = 180
 
 const USAGE = `Usage: node diagnose <tool> <server> [--connections N] [--duration SECONDS | --requests N]

@@ -9,10 +9,10 @@
 // has V8 write the source of every function it optimizes, thousands of
 // small writes from the server's main thread. With autocannon in the same
 // event loop, the reader fell behind, the socket filled, and the server
-// sat blocked in write() for up to 106 ms at a time (strace, AMD EPYC, 2
-// cores, Node 24.21): ticks that Flame's default view gives to whichever of
-// the server's functions was running, such as ifNoneMatchMatches at 8.4 %
-// of a 2-second profile of fixed. docs/diagnose.md has the runs.
+// sat blocked in write() for up to a tenth of a second at a time (strace
+// shows it): ticks that Flame's default view gives to whichever of the
+// server's functions was running, such as ifNoneMatchMatches, made to look
+// costly in a short profile of fixed. docs/diagnose.md, "Flame on fixed".
 //
 // parent -> child  { type: 'load', port, load } (load as in clinic-run.js)
 // child -> parent  { type: 'result', result }: see runLoad; then it exits.

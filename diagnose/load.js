@@ -19,8 +19,8 @@ const DEFAULTS = { connections: 100, duration: 5 }
 // a listener per request, so what Doctor and Flame see depends on how many
 // requests it has served, and a load by seconds would show a fast laptop a
 // different server from a slow one (Doctor's verdict moved from event-loop
-// to gc on one machine as it sped up). docs/diagnose.md has the runs that
-// chose the count.
+// to gc on one machine as it sped up). docs/diagnose.md, "The load",
+// says why.
 const REQUESTS_BY_SERVER = { slow: 600 }
 // Doctor gets autocannon's own default of 10 connections instead. libuv
 // (since its PR #3696, in every Node this project supports) accepts one

@@ -13,19 +13,19 @@
 // leave the server a core of its own). A fifth of 2 cores is 0.4 of a core,
 // while the server wants a whole one and autocannon about 0.4: there is no
 // whole core left for the server, and Doctor's CPU check asks for 90 % of
-// one. Beside `npm run cpu-hog` on 2 cores other processes read 51 to 78 %
-// here, and beside no hog but other work (load average 8 to 17) 44 to 75 %:
-// docs/diagnose.md, "Doctor on a busy machine", has the runs.
+// one. Beside `npm run cpu-hog` on 2 cores, and beside no hog but other
+// work, other processes took more than twice this share: docs/diagnose.md,
+// "Doctor on a busy machine", says how it reads.
 const BUSY_OTHERS_SHARE = 0.2
 // Doctor's delay rule (@clinic/doctor/analysis/analyse-delay.js) flags a
 // median delay of 10 ms or more, or a single one of 100 ms or more. Neither
-// tells a busy machine from a blocked server: beside a hog (load average
-// 17) fixed once waited 368 ms, while slow's median delay was 0.5 to 2 ms
-// (its long turns leave few samples). What does: the share of the load's
-// time the event loop spent late, the sum of the delays over the time
-// sampled. Beside the hog slow was late 85 to 91 % of the time, fixed 14 to
-// 32 % (on 0.26 to 0.57 of a core): docs/diagnose.md, "Doctor on a busy
-// machine".
+// tells a busy machine from a blocked server: beside a hog fixed once
+// waited past the single-delay limit, while slow's median delay stayed
+// under the median's (its long turns leave few samples). What does: the
+// share of the load's time the event loop spent late, the sum of the
+// delays over the time sampled. Beside the hog slow was late most of the
+// time, fixed a third of it at most (on about half a core or less):
+// docs/diagnose.md, "Doctor on a busy machine".
 const BLOCKED_SHARE = 0.5
 
 /**

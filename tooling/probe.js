@@ -85,8 +85,8 @@ if (process.send && !cluster.isWorker) {
 }
 
 // The smallest of three steps process.cpuUsage() is seen to move by, found
-// by spinning until it has moved three times: about 50 ms of CPU once on a
-// coarse clock, nothing to speak of on a fine one. null when it did not
+// by spinning until it has moved three times: tens of milliseconds of CPU
+// on a coarse clock, nothing to speak of on a fine one. null when it did not
 // move within 250 ms.
 let cpuStepMicros = null
 function cpuClockStep () {

@@ -30,7 +30,7 @@ const { STORY_REQUEST_HEADERS } = require('./story-headers')
  *   reference    what every CPU figure is divided by (one target)
  *   user         what a user's own target is measured against
  *   counted      what --meter instructions counts by default (fast first:
- *                it takes longest, 28 s against 20, and two count at a time)
+ *                it takes longest, and two count at a time)
  *   compare      bench:compare's default targets
  *   calibrate    the target bench:calibrate makes slower (one target)
  *   speed        what verify's speed runs beside the participant's server
@@ -83,7 +83,7 @@ const CATALOGUE = [
   // In no list, run only when named (--targets): a bare restify route
   // sending fixed's bytes, the ceiling for a restify server, which splits
   // fixed's distance to node-http into restify's share and fixed's own
-  // (docs/benchmark.md, "How far fixed is from the ceiling").
+  // (docs/benchmark.md, "Where fixed's time goes").
   { name: 'restify', kind: 'reference', entry: 'bench/references/restify.js', sets: {}, about: 'a bare restify route sending fixed\'s bytes and headers, built once: the ceiling for restify' }
 ]
 

@@ -8,21 +8,20 @@
 // and fast/ (share.js).
 //
 // Why side by side: measured one after the other, as the benchmark
-// measures, a copy that still serialized and hashed every body (1.37 times
-// fixed/'s CPU per request) was called as fast as fixed/ in two runs of
-// four on Node 26, the rounds of each server straying as far apart as the
-// two differed. Loaded together, the machine's ups and downs fall on all
+// measures, a copy that still serialized and hashed every body (clearly
+// dearer than fixed/ per request) was called as fast as fixed/ in some
+// runs, the rounds of each server straying as far apart as the two
+// differed. Loaded together, the machine's ups and downs fall on all
 // three, and what is left of a round's ratio is the processes' own spread.
 //
 // Why a share of the way from fixed/ to fast/, not a band around fixed/'s
 // CPU: what step 7 removes is a serialization and hashes per request, and
-// on a machine that hashes fast that whole cost is small. On an AMD EPYC
-// with SHA extensions fast/ cost 1.86 times fixed/ (80 against 43 µs a
-// request), where an Intel Xeon put fast/'s code at 2.2, and the copy that
-// still hashes came to 1.34 times fixed/, near the band of 10 % the verdict
-// then drew around fixed/ (not told apart from it, 0.954 to 1.74): a ratio
-// to fixed/ moves with the machine's hashing, a place between fixed/ and
-// fast/ does not.
+// on a machine that hashes fast that whole cost is small. On a CPU with
+// SHA extensions fast/ cost less than twice fixed/, where another CPU put
+// it at more, and the copy that still hashes came close enough to fixed/
+// that the band of 10 % the verdict then drew around fixed/ did not tell
+// them apart: a ratio to fixed/ moves with the machine's hashing, a place
+// between fixed/ and fast/ does not.
 
 const { TARGETS, targetsIn } = require('../bench/protocol/targets')
 const { measureSideBySide } = require('../bench/measure/side-by-side')
@@ -34,11 +33,11 @@ const { round } = require('../tooling/number-text')
 // long ones, since the spread of a round's ratio comes with its fresh
 // processes more than with its length (docs/ci-gate.md, "Its power"), and
 // each round more lets the signed-rank test shrug off a stray one
-// (docs/workshop.md, "The speed verdict", has the measurements that chose
-// it). When `rounds` do not place yours, `moreRounds` more at a time, up to
-// `maxRounds`: a noisy machine pays with time (about 3 s a round), not with
-// a wrong verdict. Twelve, not the signed-rank test's limit of 16: its
-// exact p-values enumerate every sign of every round (bench/judge/stats.js),
+// (docs/workshop.md, "The speed verdict", says why). When `rounds` do not
+// place yours, `moreRounds` more at a time, up to `maxRounds`: a noisy
+// machine pays with time (about 3 s a round), not with a wrong verdict.
+// Twelve, not the signed-rank test's limit of 16: its exact p-values
+// enumerate every sign of every round (bench/judge/stats.js),
 // and judging 16 rounds took 4 s a comparison, 12 a thirtieth of that.
 const SPEED_PROTOCOL = { connections: 50, warmup: 1, duration: 1.5, rounds: 8, moreRounds: 4, maxRounds: 12, warmupRequests: 200, requests: 100 }
 // The false-alarm rate of each one-sided test, and so a 90 % interval.

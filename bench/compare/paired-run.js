@@ -7,7 +7,7 @@
 // (a neighbour's burst, a frequency step, the load generator's share of the
 // cores) falls on both sides of its pair: measured one after the other, two
 // copies of the same server disagreed far more than measured together
-// (docs/ci-gate.md, "Gate a change against its base", has the figures).
+// (docs/ci-gate.md, "Gate a change against its base", says why).
 // Which side is loaded first alternates ABBA over the rounds, so that any
 // advantage of going first cancels too.
 

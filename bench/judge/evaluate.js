@@ -17,10 +17,10 @@ const SPREAD_WORTH_A_WORD = 0.25
 
 // CPU time against a stored run is reported, not gated: on this project's
 // shared 2-core machine a stored CPU run ages within the hour. In one
-// session (docs/ci-gate.md, "The four gates in one session") the gate
-// alarmed on 4 of 10 runs of the very same code, its ratio drifting from
-// +0.3 % to +21.9 % over half an hour, and caught a +10 % regression 6
-// times in 10: an alarm said as little as its silence. The gates that hold
+// session (docs/ci-gate.md, "A stored CPU run: a report, not a gate") the gate
+// alarmed on runs of the very same code, its ratio drifting by up to a
+// fifth over half an hour, and caught a +10 % regression little more
+// often than not: an alarm said as little as its silence. The gates that hold
 // on such a machine measure both sides in one run (bench:compare) or count
 // instructions (--meter instructions --baseline FILE).
 const BASELINE_IS_A_REPORT = 'a report, not a gate: CPU time against a stored run moves with the machine ' +

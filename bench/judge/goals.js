@@ -71,7 +71,7 @@ const RATIOS = [
   // The story's point: with the pool and the cache, the story's server costs
   // what the case study's fixed costs, the backend no longer in the way.
   // Reported, not enforced: on a busy machine its rounds' pairs spread too
-  // wide for a goal near 1 (docs/stories.md has the runs).
+  // wide for a goal near 1 (docs/figures.md, "bench backend", has the runs).
   ratio('cpu backend-fixed/fixed', 'cpuMicrosPerRequest', 'lower'),
   // One process over the cluster: on a machine whose cores the load
   // generator shares, the story's claim is that this stays near 1.
@@ -101,16 +101,16 @@ function ratiosAgainst (name, overs) {
 // Every enforced goal is on CPU per request, or on a figure that held as
 // well, and clears its worst run by 10 % or more in three conditions: two
 // cores, one core (`taskset -c 0`) and beside `npm run cpu-hog`
-// (docs/benchmark.md, "Goals on any machine", has the runs and their
-// machines). The
+// (docs/benchmark.md, "Goals on any machine"; the runs: docs/figures.md,
+// "The goals"). The
 // throughput ratios stay in the table, what a user sees, without goals: on
 // shared cores they measure the load generator's share of the CPU as much
 // as the servers.
 // cpu fixed/fastify moved with the Node line: fastify's response costs less
 // on Node 26 (V8 14.6), fixed's the same against node:http, so the ratio
-// read 0.40 on Node 24.21.0 and 0.50 to 0.81 on 26.12.1 (npm start and
-// npm run bench, quiet, one core, beside cpu-hog; Intel Xeon): 0.9 clears
-// the worst by 10 % (docs/figures.md, "The goals").
+// is higher on Node 26 than on 24: 0.9 clears Node 26's worst run in the
+// three conditions by 10 % or more (docs/figures.md, "The goals", has the
+// values).
 const FULL_GOALS = {
   'cpu slow/fast': 100,
   'cpu fast/fixed': 2,
@@ -165,9 +165,9 @@ const MODES = {
   // targets are the catalogue's set of the mode's name.
   ...storyModes({
     // Throughput: the slow line's cost is waiting on the disk, which CPU
-    // per request does not see. On Node 26.12.1 (Intel Xeon) it read 4.2
-    // quiet and 2.6 on one core and beside cpu-hog: 2.3 clears the worst
-    // by 10 % (docs/figures.md, "The goals").
+    // per request does not see. 2.3 clears its worst run in the three
+    // conditions by 10 % or more (docs/figures.md, "The goals", has the
+    // values).
     logging: { 'logging-fixed/logging-slow': 2.3 },
     crypto: { 'cpu crypto-slow/crypto-fixed': 60 },
     backend: { 'cpu backend-pooled/backend-slow': 0.65, 'cpu backend-fixed/backend-pooled': 0.3, 'cpu backend-fixed/backend-slow': 0.15 },
@@ -176,8 +176,8 @@ const MODES = {
     // Held as "one process serves at least 85 % of what the cluster serves",
     // far from what a second worker with a core of its own would give (near
     // 0.5), and below what two near-equal servers' rounds may differ by
-    // (docs/benchmark.md, "Goals on any machine", has the runs on each
-    // machine). Its CPU per request is reported. With more cores the
+    // (docs/figures.md, "bench cluster", has the runs in each condition).
+    // Its CPU per request is reported. With more cores the
     // cluster may well serve more, and with one (`taskset -c 0`) the
     // cluster is one worker, fixed itself: nothing is claimed.
     cluster: os.availableParallelism() === 2 ? { 'fixed/cluster': 0.85 } : {}

@@ -12,10 +12,11 @@ const { signedPercent } = require('../../tooling/number-text')
 
 // The defaults of both gates: fail at +0.1 %, with a false-alarm rate of
 // 0.05 split over the targets. Two processes of the same code, from trees
-// at paths of different lengths, counted up to 0.045 % apart (Node 26.12.1,
-// 2 cores, Intel Xeon; docs/ci-gate.md), which one process's windows cannot
-// show: the allowance keeps twice that out, and is half the +0.2 % the gate
-// must catch; the test below keeps a lucky window out.
+// at paths of different lengths, count a few hundredths of a per cent
+// apart (docs/instructions.md), which one process's windows cannot show:
+// the allowance, about twice the widest such gap seen, keeps that out, and
+// is half the +0.2 % the gate must catch; the test below keeps a lucky
+// window out.
 const INSTRUCTION_DEFAULTS = { maxRegression: 0.001, alpha: 0.05 }
 
 /**
@@ -24,8 +25,8 @@ const INSTRUCTION_DEFAULTS = { maxRegression: 0.001, alpha: 0.05 }
  * timers that fire once a second (the Date header's cache, the server's
  * connection check); now and then one of them sends V8 back from optimized
  * code, and until it has compiled the function again the requests run
- * slower code, in one window or in several (docs/ci-gate.md, "Why the
- * lowest window", has the figures). When that happens depends on the
+ * slower code, in one window or in several (docs/instructions.md, "Why
+ * the lowest window", says why). When that happens depends on the
  * clock, not on the code. A regression moves every window, the lowest too.
  * (Work a request does only now and then, one in a thousand say, moves
  * some windows and not the lowest: the CPU gates see it.)
@@ -48,8 +49,8 @@ const lowestDifference = (group, other) => countOf(group) - countOf(other)
  *   is significant;
  * - is 'within ±allowance' when its change is smaller: windows of one
  *   process agree more closely than two processes of the same code do
- *   (up to 0.045 % apart, measured), so a significant change that small
- *   says as much about the processes as about the code;
+ *   (a few hundredths of a per cent apart), so a significant change that
+ *   small says as much about the processes as about the code;
  * - else 'cannot tell' (a change beyond the allowance the windows are too
  *   spread to confirm, or too few windows for any p-value under its share).
  * Returns { alphaPerTarget, maxRegression, comparisons: [{ target, base,

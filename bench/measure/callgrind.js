@@ -39,10 +39,9 @@ const V8_FLAGS = [
  * threads join, --single-threaded and --no-parallel-scavenge or not: the
  * main thread's share is inside Heap::CollectGarbage, the workers' share
  * was counted, and how the pages split between them moved from one
- * scavenge to the next: fixed's windows read 73,750 and 74,390
- * instructions per request, two levels 0.87 % apart, where Node 24's were
- * 0.01 % apart (the workers' Scavenger::ScavengePage, about 120,000
- * instructions a scavenge). A job's work on a worker is entered through
+ * scavenge to the next: fixed's windows read at two levels far more than
+ * the gate's allowance apart, where Node 24's agreed (the workers'
+ * Scavenger::ScavengePage). A job's work on a worker is entered through
  * DefaultJobWorker::Run, once per job (a worker thread's own loop started
  * before counting did, so toggling it would not be seen).
  */
@@ -63,9 +62,10 @@ const NOT_COUNTED = [
  * idle-time bookkeeping around it) is not counted, the callbacks it calls
  * are (each flips collection back on inside it): how often the loop woke
  * up depends on how fast the process ran, not on the code. Measured: fixed
- * sharing its core with a busy loop counted 0.29 % more than alone with the
- * poll counted, 0.07 % more without it. The callbacks are libuv 1.x's
- * watchers (streams, listening sockets, async handles, signals, UDP,
+ * sharing its core with a busy loop counted more than alone, past the
+ * gate's allowance with the poll counted, within it without. The
+ * callbacks are libuv 1.x's watchers (streams, listening sockets, async
+ * handles, signals, UDP,
  * uv_poll, inotify); io_uring's completions are not among them.
  */
 const POLL = 'uv__io_poll'
@@ -80,19 +80,19 @@ const POLL_CALLBACKS = ['uv__stream_io', 'uv__server_io', 'uv__async_io', 'uv__s
  * garbage collector freeing buffers, libuv's poll reading the clock) would
  * turn it on, and those calls would be counted by how often the collector
  * and the poll ran (measured, toggling the clock's functions made fixed's
- * count move with the pauses between requests by 0.6 %).
+ * count move with the pauses between requests, by several times the gate's
+ * allowance).
  * - `allocator`: the C library's malloc and free, whose cost a call
- *   depends on what the process allocated before, not on the code
- *   (Node 26.12.1, 2 cores, Intel Xeon): fast's count moved by 0.10 % with
- *   the length of the tree's path (module paths are allocated at startup)
- *   and by 0.06 % between two processes of the same tree; left out, by
- *   0.02 % and 0.005 %. The code that asks for memory is counted, what
- *   the allocator does to find it is not (390 instructions of fixed's
- *   request, 3,700 of fast's).
+ *   depends on what the process allocated before, not on the code:
+ *   fast's count moved with the length of the tree's path (module paths
+ *   are allocated at startup) and between two processes of the same tree,
+ *   by as much as the gate allows; left out, by a fraction of that. The
+ *   code that asks for memory is counted, what the allocator does to find
+ *   it is not (docs/instructions.md, "The allocator left out").
  * - `clock`: libfaketime's functions, which stand the clock still
  *   (instruction-count.js's FROZEN_CLOCK): a real clock read costs a few
- *   dozen instructions, the fake's several hundred (3,900 of fixed's
- *   request, 5 % of its count: a share that diluted every change).
+ *   dozen instructions, the fake's several hundred (thousands in each of
+ *   fixed's requests, a share of its count that diluted every change).
  */
 const CALLS_LEFT_OUT = {
   allocator: {

@@ -5,8 +5,8 @@
 // reads. CPU time says what a user pays and moves with the machine (a
 // shared core, a frequency step, another CPU); an instruction count says
 // whether the code changed, and is the same on a quiet machine and a busy
-// one. How a run goes, and why (docs/ci-gate.md, "The instruction meter",
-// has the figures behind each choice):
+// one. How a run goes, and why (docs/instructions.md, "The instruction
+// meter", gives the reason for each choice):
 // 1. The target starts in a fresh process under callgrind with its
 //    instrumentation off (valgrind runs it about 5x faster so), with V8 set
 //    to do the same thing every time (V8_FLAGS).

@@ -40,8 +40,8 @@ async function describeMachineAtStart () {
  * The share of the machine's CPU time (all cores) that was not idle over
  * `ms` before the run, while this process waits on a timer: what else is
  * running now. The load average alone misses a load that started a few
- * seconds ago: it is a 1-minute average (docs/benchmark.md, "Goals on any
- * machine", has what each read beside cpu-hog). Null where the OS reports
+ * seconds ago: it is a 1-minute average (docs/benchmark.md, "Reading the
+ * output"). Null where the OS reports
  * no CPU times.
  */
 async function sampleCpuBusy (ms = 500) {

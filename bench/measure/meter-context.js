@@ -9,14 +9,13 @@
 // The CPU that matters is the one valgrind shows the code, not the host's:
 // glibc (memcpy, strlen...), OpenSSL and V8 choose their code by CPUID, and
 // valgrind answers CPUID itself with a CPU of its own choosing, picked by
-// its version and by what the host can do. Measured on this project's
-// machine (AMD EPYC, family 0x1a, valgrind 3.19, glibc 2.36): glibc read
-// an AMD family 0x1a natively and an Intel family 6 model 0x3c under
-// valgrind, with other features and cache sizes, hence other string
-// functions. So what is recorded is what glibc's loader reads under
+// its version and by what the host can do. On an AMD host, for one, glibc
+// read the host's own CPU natively and an Intel CPU under valgrind, with
+// other features and cache sizes, hence other string functions. So what
+// is recorded is what glibc's loader reads under
 // valgrind (`ld.so --list-diagnostics`, glibc 2.33 and later: its CPU
 // kind, family, model, the CPUID words it keeps and the thresholds it
-// derived), in about 0.6 s; the host's vendor and model are recorded
+// derived), in under a second; the host's vendor and model are recorded
 // beside it, for the reader.
 
 const crypto = require('node:crypto')

@@ -6,7 +6,7 @@
 // neighbour's burst, a frequency step, the load generator's share of the
 // cores) falls on all of them, so their ratios hold where their figures
 // measured one after the other do not (docs/ci-gate.md, "Gate a change
-// against its base", has the figures). bench:compare loads a target's base
+// against its base", says why). bench:compare loads a target's base
 // and head so (bench/compare/paired-run.js); verify loads yours, fixed and
 // fast so (workshop/speed.js).
 

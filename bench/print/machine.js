@@ -43,7 +43,7 @@ function describeCores ({ cores, cpuModel, usableCores }) {
 // run; where there is no such sample, a 1-minute load average of half the
 // usable cores or more. The sample decides where there is one: the average
 // lags both ways, low for a load started moments ago, high for one just
-// ended (docs/benchmark.md, "Goals on any machine", has what each read).
+// ended (docs/benchmark.md, "Reading the output").
 function isBusy ({ loadAverage, usableCores, cores, cpuBusy }) {
   if (cpuBusy != null) return cpuBusy >= 0.5
   return loadAverage != null && loadAverage >= 0.5 * (usableCores ?? cores)

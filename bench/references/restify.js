@@ -30,8 +30,7 @@ function createServer ({ source = createContentSource(), timestamp = createMinut
   server.get(SEED_PATH, (req, res, next) => {
     // Answered one setImmediate later, as fixed and node-http answer (their
     // content source calls back there): answering in the same tick cost
-    // more CPU per request than fixed itself here (90 to 105 µs against 80
-    // to 89, two runs, AMD EPYC), which would split nothing.
+    // more CPU per request than fixed itself, which would split nothing.
     if (representation !== null) return setImmediate(send, res, next)
     source.fetchContent(req.url, (err, content, version) => {
       if (err) return next(err)

@@ -40,7 +40,7 @@ async function createServer ({ backendOrigin = process.env.BACKEND_ORIGIN, cache
   // client when it sleeps: answered in the turn they arrive, the responses go
   // out one by one and each pays that wake-up; answered on the next turn, the
   // turn's responses go out together and the client wakes once for them.
-  // On the AMD EPYC VMs of this project's CI, answering at once cost 1.7x
+  // Answered at once, this server cost well above
   // fixed's CPU per request (docs/stories.md, "Story: a new backend connection on every request, then no cache").
   function fetchContent (url, callback) {
     cache.fetch(url).then(
