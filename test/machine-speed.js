@@ -9,7 +9,7 @@
 // fast, or as slow, at that work. restify's own work per response is left
 // as it is, which makes a fast machine harder on a reading that divides
 // the late cost by the early one (that fixed share weighs more at speed 4)
-// than a real one, which shortens both. docs/diagnose.md, "A faster and a
+// than a real one, which shortens both. docs/node-tools.md, "A faster and a
 // slower machine", says why this and not a smaller body (a SHA-512 and a
 // serialization keep a fixed cost per call: a body a quarter as long
 // costs half as much, not a quarter).

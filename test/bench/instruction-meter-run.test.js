@@ -5,7 +5,7 @@
 // 100,000 instructions of work to each request. The tax must show up as
 // that many instructions (within 10 %): the meter counts the request path
 // and the tax costs what it says. A short protocol, so the counts are not
-// settled the way a gate's are (docs/ci-gate.md has those); on the main
+// settled the way a gate's are (docs/instructions.md has those); on the main
 // Node line only (.nvmrc's, test/skips.js): a count moves with the line.
 // Counted with a test harness's coverage in this process's environment, as
 // under `npm test` with tap's coverage on, and NODE_V8_COVERAGE (Node's

@@ -1,6 +1,6 @@
 'use strict'
 
-// The instruction meter (docs/ci-gate.md, "The instruction meter"): how it
+// The instruction meter (docs/instructions.md, "The instruction meter"): how it
 // reads callgrind's answer, which windows it keeps, the verdict of both
 // instruction gates on made-up windows, which stored baselines it takes,
 // the options it refuses, and exit 2 where there is no valgrind. A real

@@ -2,7 +2,8 @@
 
 // bench:serializer as a user runs it: what it prints and writes, that the
 // three serializers it times write the same bytes, and its usage errors.
-// Not its timings: those are the benchmark's to claim (docs/serializer.md).
+// Not its timings: those are the benchmark's to claim (docs/serializer.md;
+// the values in docs/figures.md, "serializer").
 
 const t = require('tap')
 const fs = require('node:fs')

@@ -6,8 +6,8 @@
 // Flame's hottest frame the after listener at both ends. At four times the
 // speed each listener works on one response in four, so restify's own work
 // and the writes weigh more: the listener's share is the lowest there, with
-// the hash's update a frame of its own next to it (docs/diagnose.md, "Leak
-// or merely slow"). Part of `npm run test:clinic`, run with plain `node`
+// the hash's update a frame of its own next to it (docs/node-tools.md, "A faster
+// and a slower machine"). Part of `npm run test:clinic`, run with plain `node`
 // (clinic.test.js says why), on the main line only: the verdicts at
 // emulated speeds are measurements, as npm test's are.
 

@@ -19,8 +19,8 @@ const QUIET_MS = 200
 // fewest write calls counts. A window can only gain calls from outside what
 // it measures (a GC task's eventfd wake, a write retried on a machine
 // starved of CPU or socket memory), never lose the log's own: a server that
-// wrote twice per line would show it in every window (docs/tests.md, on a
-// CI run where one window read a call more per request).
+// wrote twice per line would show it in every window (docs/tests.md, the
+// row of stories/logging.test.js).
 const WINDOWS = 3
 
 if (!fs.existsSync(`/proc/${process.pid}/io`)) {
