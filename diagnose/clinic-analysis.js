@@ -20,7 +20,7 @@ const { judgeMachine } = require('./machine')
 const { markProfilerOutput, hottestFrames, ownFramesByTotal } = require('./flame-frames')
 
 const CLINIC_PACKAGES = ['clinic', '@clinic/doctor', '@clinic/flame']
-checkPinnedVersions(CLINIC_PACKAGES, require('../package.json').devDependencies)
+checkPinnedVersions(CLINIC_PACKAGES, require('../package.json').optionalDependencies)
 
 const DoctorAnalysis = require('@clinic/doctor/analysis/index.js')
 const SystemInfoDecoder = require('@clinic/doctor/format/system-info-decoder.js')

@@ -30,7 +30,9 @@ const { runLoad, describeLoad } = require('./load')
 
 // The tools clinic's command line runs, from clinic's own dependencies (its
 // version is pinned exactly in package.json and checked by clinic-analysis.js).
-const CLINIC_ROOT = path.dirname(require.resolve('clinic/package.json'))
+// Looked up when a tool runs: clinic is optional, and withPreload is used
+// without it.
+const clinicRoot = () => path.dirname(require.resolve('clinic/package.json'))
 const TOOL_PACKAGES = { doctor: '@clinic/doctor', flame: '@clinic/flame', bubbleprof: '@clinic/bubbleprof', heapprofiler: '@clinic/heap-profiler' }
 // Flame's tick log is turned into frames by `node --prof-process`, which 0x
 // starts with this process's environment: this preload lets it name Node's
@@ -44,7 +46,7 @@ const TICK_PROCESSOR_SYMBOLS = path.join(__dirname, 'tick-processor-symbols.js')
  * when it was not asked for.
  */
 async function runClinic ({ tool, command, load, html: writeHtml = true }, { onLoaded = () => {} } = {}) {
-  const Tool = require(require.resolve(TOOL_PACKAGES[tool], { paths: [CLINIC_ROOT] }))
+  const Tool = require(require.resolve(TOOL_PACKAGES[tool], { paths: [clinicRoot()] }))
   if (tool === 'flame') process.env.NODE_OPTIONS = withPreload(process.env.NODE_OPTIONS, TICK_PROCESSOR_SYMBOLS)
   // The settings clinic's command line gives every tool by default.
   const instance = new Tool({ sampleInterval: 10, detectPort: true, dest: '.' })

@@ -1,7 +1,7 @@
 'use strict'
 
 // A CPU profile's flame graph as one HTML file that opens from disk with no
-// network: d3-flame-graph (a dev dependency) draws the call tree
+// network: d3-flame-graph (a dependency: `npm run profile` is a workshop step) draws the call tree
 // cpu-profile.js reads, in SVG, each frame's name in the page's text. The
 // library and the d3 modules it needs are written into the page, so that
 // nothing is fetched: its UMD build leaves d3 to a global, and the d3

@@ -65,7 +65,7 @@ async function diagnose (tool, server, {
   html = true
 } = {}) {
   if (!clinicBin) {
-    return { code: 2, error: 'clinic is not installed: run `npm ci` (it is a dev dependency)' }
+    return { code: 2, error: "clinic is not installed (an install with --omit=optional leaves it out): `npm ci` adds it; Node's own tools need nothing more: npm run event-loop, npm run profile" }
   }
   let entry, variant
   try {

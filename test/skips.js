@@ -32,4 +32,15 @@ const skipWithoutSignals = process.platform === 'win32'
   ? 'Windows: kill() ends a process outright; no SIGTERM or SIGINT handler runs'
   : false
 
-module.exports = { MAIN_LINE, skipOffMainLine, skipWithoutSignals }
+// clinic is an optional dependency: `npm ci --omit=optional` leaves it
+// out, and the tests that read its packages say so.
+const skipWithoutClinic = (() => {
+  try {
+    require.resolve('clinic/package.json')
+    return false
+  } catch {
+    return 'clinic is not installed (an install with --omit=optional leaves it out; `npm ci` adds it)'
+  }
+})()
+
+module.exports = { MAIN_LINE, skipOffMainLine, skipWithoutSignals, skipWithoutClinic }

@@ -244,7 +244,7 @@ t.test('a Node release comes as its line\'s own pull request; a new line waits f
 })
 
 t.test('what package.json pins exactly stays exact: clinic and the others are never given a range', async (t) => {
-  const declared = { ...packageJson.dependencies, ...packageJson.devDependencies }
+  const declared = { ...packageJson.dependencies, ...packageJson.devDependencies, ...packageJson.optionalDependencies }
   const exact = Object.keys(declared).filter((name) => /^\d+\.\d+\.\d+$/.test(declared[name]))
   for (const name of ['clinic', '@clinic/doctor', '@clinic/flame']) t.ok(exact.includes(name), `${name} is pinned exactly in package.json`)
   const wrong = exact.flatMap((name) => ['major', 'minor', 'patch'].flatMap((updateType) => {

@@ -265,5 +265,5 @@ t.test('bad arguments and a missing clinic get a clear message and a non-zero ex
   t.match(badTool.stderr, /unknown tool "xray"/)
   const missing = await diagnose('doctor', 'slow', { ...options, clinicBin: null })
   t.equal(missing.code, 2)
-  t.match(missing.error, /clinic is not installed: run `npm ci`/)
+  t.match(missing.error, /^clinic is not installed \(an install with --omit=optional leaves it out\): `npm ci` adds it;/)
 })

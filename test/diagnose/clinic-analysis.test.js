@@ -10,7 +10,9 @@ const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const analysis = require('../../diagnose/clinic-analysis')
+const { skipWithoutClinic } = require('../skips')
+// Without clinic (an install with --omit=optional), nothing here can run.
+const analysis = skipWithoutClinic ? null : require('../../diagnose/clinic-analysis')
 const { readText } = require('../read-text')
 const { linkFolder, linksMissing } = require('../links')
 
@@ -21,7 +23,7 @@ const FLAME_DATA = path.join(FIXTURES, 'slow.clinic-flame')
 const { mainDirectory } = JSON.parse(fs.readFileSync(path.join(FLAME_DATA, 'slow.clinic-flame-systeminfo'), 'utf8'))
 const RECORDED_ROOT = path.dirname(mainDirectory)
 
-t.test("Doctor's verdict on slow: the event-loop delay, nothing else", async (t) => {
+t.test("Doctor's verdict on slow: the event-loop delay, nothing else", { skip: skipWithoutClinic }, async (t) => {
   const result = await analysis.readDoctorAnalysis(DOCTOR_DATA)
   t.equal(result.issues.delay, 'performance', 'delay flagged')
   t.equal(result.issues.cpu, 'none')
@@ -30,7 +32,7 @@ t.test("Doctor's verdict on slow: the event-loop delay, nothing else", async (t)
   t.match(analysis.describeDoctorVerdict('slow', result), /^slow: the event-loop delay is flagged \(Doctor's headline: (event-loop|gc) issue detected[;)]/)
 })
 
-t.test('the verdict sentence names what was flagged', async (t) => {
+t.test('the verdict sentence names what was flagged', { skip: skipWithoutClinic }, async (t) => {
   t.equal(analysis.describeDoctorVerdict('fixed', { issueCategory: 'none', issues: {} }), 'fixed: no issue detected')
   const issues = { delay: 'performance', cpu: 'none', memory: { external: 'none', heapTotal: 'performance' } }
   t.equal(analysis.describeDoctorVerdict('x', { issueCategory: 'gc', issues }), "x: the event-loop delay is flagged (Doctor's headline: gc issue detected; also flagged: memory heapTotal)")
@@ -61,7 +63,7 @@ function samples ({ serverCpu, delay, spike = delay }) {
 const IO_ON_FIXED = { issueCategory: 'io', issues: { delay: 'none', cpu: 'performance', handles: 'none', memory: {} } }
 const UNKNOWN_ON_FIXED = { issueCategory: 'unknown', issues: { delay: 'performance', cpu: 'performance', memory: {} } }
 
-t.test('beside a CPU hog, Doctor on fixed is not judged: the machine was busy', async (t) => {
+t.test('beside a CPU hog, Doctor on fixed is not judged: the machine was busy', { skip: skipWithoutClinic }, async (t) => {
   // What fixed looked like beside `npm run cpu-hog -- --processes 2`: the
   // machine all busy, fixed on 0.45 of a core, waiting a few ms for the CPU
   // now and then, once 150 ms.
@@ -81,7 +83,7 @@ t.test('beside a CPU hog, Doctor on fixed is not judged: the machine was busy', 
   t.match(analysis.describeDoctorVerdict('fixed', UNKNOWN_ON_FIXED, once), /^fixed: not judged: the machine was busy \(other processes used 69 % /)
 })
 
-t.test("beside a CPU hog, slow's delay is still flagged: it is beyond what the machine explains", async (t) => {
+t.test("beside a CPU hog, slow's delay is still flagged: it is beyond what the machine explains", { skip: skipWithoutClinic }, async (t) => {
   const machine = analysis.judgeMachine(load({ busyShare: 0.99 }), samples({ serverCpu: 0.5, delay: 60, spike: 400 }))
   t.match(machine, { busy: true, delayBeyondMachine: true })
   const verdict = analysis.describeDoctorVerdict('slow', { issueCategory: 'unknown', issues: { delay: 'performance', cpu: 'performance', memory: {} } }, machine)
@@ -96,7 +98,7 @@ t.test("beside a CPU hog, slow's delay is still flagged: it is beyond what the m
   t.match(onRecord, { busy: true, delayBeyondMachine: true }, JSON.stringify(onRecord))
 })
 
-t.test('a quiet machine, or one with a core to spare, leaves Doctor\'s verdict as it is', async (t) => {
+t.test('a quiet machine, or one with a core to spare, leaves Doctor\'s verdict as it is', { skip: skipWithoutClinic }, async (t) => {
   const quiet = analysis.judgeMachine(load({ busyShare: 0.7, loadCores: 0.4 }), samples({ serverCpu: 0.95, delay: 1, spike: 20 }))
   t.match(quiet, { measured: true, busy: false })
   t.ok(quiet.othersShare < 0.05, `others ${quiet.othersShare}`)
@@ -115,7 +117,7 @@ t.test('a quiet machine, or one with a core to spare, leaves Doctor\'s verdict a
 // on 23 samples of 469 at 0.58 of a core, the other 446 at 0.99, its model
 // taking the few for the application's mode (docs/diagnose.md, "Doctor's
 // CPU check on a busy server").
-t.test("Doctor's CPU check alone, on a server busy in most samples, is no issue", async (t) => {
+t.test("Doctor's CPU check alone, on a server busy in most samples, is no issue", { skip: skipWithoutClinic }, async (t) => {
   const list = samples({ serverCpu: 0.99, delay: 1 }).map((sample, i) => i % 20 === 7 ? { ...sample, cpu: 0.58 } : sample)
   const machine = analysis.judgeMachine(load({ busyShare: 0.86, loadCores: 0.73 }), list)
   t.match(machine, { busy: false, serverMedianCores: 0.99 })
@@ -129,7 +131,7 @@ t.test("Doctor's CPU check alone, on a server busy in most samples, is no issue"
     'fixed: io issue detected (flagged: cpu; how busy the machine was is unknown: the OS gave no CPU times)')
 })
 
-t.test('where the OS gives no CPU times, the verdict is Doctor\'s and says the machine was not measured', async (t) => {
+t.test('where the OS gives no CPU times, the verdict is Doctor\'s and says the machine was not measured', { skip: skipWithoutClinic }, async (t) => {
   const unknown = analysis.judgeMachine({ from: 1000, to: 6000, cores: 0, allMs: null, busyMs: null, loadMs: 100 }, samples({ serverCpu: 0.5, delay: 4 }))
   t.same(unknown, { measured: false, why: 'the OS gave no CPU times' })
   t.equal(analysis.describeDoctorVerdict('fixed', IO_ON_FIXED, unknown), 'fixed: io issue detected (flagged: cpu; how busy the machine was is unknown: the OS gave no CPU times)')
@@ -137,7 +139,7 @@ t.test('where the OS gives no CPU times, the verdict is Doctor\'s and says the m
   t.same(analysis.judgeMachine(load({ busyShare: 0.9 }), []), { measured: false, why: 'the server was not sampled during the load' })
 })
 
-t.test("Flame's hottest frame on slow is the ETag middleware's after listener", async (t) => {
+t.test("Flame's hottest frame on slow is the ETag middleware's after listener", { skip: skipWithoutClinic }, async (t) => {
   const { folded, all, ownShare } = await analysis.readHottestFrames(FLAME_DATA, { root: RECORDED_ROOT })
   const [hottest] = folded
   t.ok(ownShare >= hottest.share, `all of this repo's code holds at least its hottest frame's share: ${ownShare}`)
@@ -157,7 +159,7 @@ t.test("Flame's hottest frame on slow is the ETag middleware's after listener", 
 // macOS's /var is a link to /private/var: a clone there is reached through
 // a link, while V8 names each frame's file by its real path. The recorded
 // data is moved to a folder of its own, read through a link to it.
-t.test("Flame's frames are the repository's with its root given through a link", { skip: linksMissing }, async (t) => {
+t.test("Flame's frames are the repository's with its root given through a link", { skip: skipWithoutClinic || linksMissing }, async (t) => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'clinic-analysis-'))
   t.teardown(() => fs.rmSync(scratch, { recursive: true, force: true }))
   const real = path.join(fs.realpathSync.native(scratch), 'clone')
@@ -181,7 +183,7 @@ t.test("Flame's frames are the repository's with its root given through a link",
 // profile of slow with 60 samples more, each in write() called while slow's
 // route handler (slow/index.js:17) was on top. Flame's default view would
 // give them to the handler: a quarter of the profile.
-t.test("the profiler's own writes are left out of the default view, not given to the function they interrupted", async (t) => {
+t.test("the profiler's own writes are left out of the default view, not given to the function they interrupted", { skip: skipWithoutClinic }, async (t) => {
   const samples = recordedFlameSamples()
   const inHandler = stackUpTo(samples, / \/.*\/slow\/index\.js:17:\d+$/)
   t.ok(inHandler, 'the recording has a sample through the route handler')
@@ -206,7 +208,7 @@ t.test("the profiler's own writes are left out of the default view, not given to
 // could name it (diagnose/tick-processor-symbols.js): the recorded profile
 // of slow with 300 samples more, each in code of the node binary that had
 // no name, called from the after listener (slow/etag.js:25).
-t.test("code the profiler could not name is one [SHARED_LIB] row with its file, and stays its caller's in the default view", async (t) => {
+t.test("code the profiler could not name is one [SHARED_LIB] row with its file, and stays its caller's in the default view", { skip: skipWithoutClinic }, async (t) => {
   const samples = recordedFlameSamples()
   const inListener = stackUpTo(samples, / \/.*\/slow\/etag\.js:25:\d+$/)
   const unnamed = Array.from({ length: 300 }, () => [...inListener, { name: '/opt/node-v26.12.1-linux-x64/bin/node', type: 'SHARED_LIB' }])
@@ -218,13 +220,13 @@ t.test("code the profiler could not name is one [SHARED_LIB] row with its file, 
   t.match(folded[0], { location: 'slow/etag.js:25', own: true }, 'the after listener keeps them in the default view')
 })
 
-t.test('a data folder with a file missing is a clear error, not a crash', async (t) => {
+t.test('a data folder with a file missing is a clear error, not a crash', { skip: skipWithoutClinic }, async (t) => {
   const broken = t.testdir({ '1.clinic-doctor': { '1.clinic-doctor-systeminfo': '{}' } })
   await t.rejects(analysis.readDoctorAnalysis(path.join(broken, '1.clinic-doctor')), /1\.clinic-doctor-traceevent is missing/)
   await t.rejects(analysis.readHottestFrames(path.join(broken, '1.clinic-doctor')), /is missing: not a complete clinic data folder/)
 })
 
-t.test('a clinic version other than the pinned one is refused by name', async (t) => {
+t.test('a clinic version other than the pinned one is refused by name', { skip: skipWithoutClinic }, async (t) => {
   t.throws(() => analysis.checkPinnedVersions(['@clinic/flame'], { '@clinic/flame': '12.0.0' }),
     /diagnose reads @clinic\/flame's internal modules and knows version 12\.0\.0 only; 13\.0\.0 is installed/)
   t.doesNotThrow(() => analysis.checkPinnedVersions(['@clinic/flame'], { '@clinic/flame': '13.0.0' }))
