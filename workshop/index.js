@@ -10,21 +10,28 @@
 // .git/info/exclude: the copy's name also goes into the latter (the
 // checkout's own, never committed), so a participant's style is not the
 // test suite's business.
+// `npm run workshop -- kit DIR`: the offline install kit, for a facilitator
+// (kit/ builds it).
 // Exit codes: 0 made, 1 it could not be written, 2 bad arguments.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { runAsProcess, parseCommandLine, UsageError } = require('../tooling/command')
 const { ROOT, shownPath } = require('../tooling/repo')
+const { buildKit } = require('./kit')
 
 const DEFAULT_NAME = 'mine'
 const NAME = /^[a-z][a-z0-9_-]*$/i
 
 const USAGE = `Usage: npm run workshop -- new [NAME]
+       npm run workshop -- kit DIR
 
 Copies slow/ into NAME/ (default ${DEFAULT_NAME}) in the repo's root: your copy of the
 case study's server to fix, started with \`node NAME\` like the variants and
 checked with \`npm run verify -- NAME\`. git ignores the folder.
+kit DIR (for a facilitator, with network): everything a participant needs
+to install with no network, for Linux, macOS and Windows, in DIR (docs/workshop.md,
+"A room without network"). Built again, it adds only what changed.
 Exit codes: 0 made, 1 it could not be written, 2 bad arguments (a name in
 use, or not letters, digits, "-" and "_").
 `
@@ -57,8 +64,13 @@ function newCopy (name = DEFAULT_NAME, { root = ROOT, gitExclude = true } = {}) 
 async function main (argv, { stdout }) {
   const { positionals } = parseCommandLine(argv, {}, { positionals: true })
   const [action, name, ...rest] = positionals
-  if (action !== 'new') throw new UsageError(`unknown action "${action ?? ''}": the one action is new`)
+  if (action !== 'new' && action !== 'kit') throw new UsageError(`unknown action "${action ?? ''}": the actions are new and kit`)
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
+  if (action === 'kit') {
+    if (!name) throw new UsageError('kit needs the folder to build it in: npm run workshop -- kit DIR')
+    buildKit(path.resolve(name), { log: (line) => stdout.write(`${line}\n`) })
+    return 0
+  }
   const folder = newCopy(name)
   const shown = shownPath(ROOT, folder)
   stdout.write([
