@@ -77,7 +77,7 @@ t.test('a flat server, slow as far as the CPU is: no leak', { skip }, async (t) 
   t.match(result.verdict, result.flagged ? /: no leak, but slow: .*, and Doctor's rule flags its delay$/ : /: no leak: /, result.delayVerdict)
 })
 
-// fixed holding the loop 20 ms of wall time a response: slow however fast
+// fixed holding the loop 20 ms of CPU time a response: slow however fast
 // the CPU, and flat.
 t.test('a server slow on every machine, and flat: no leak, but slow', { skip }, async (t) => {
   const result = await measureEventLoop(fixedHoldingTheLoop(t, 20), { log: quiet, requests: 200 })
