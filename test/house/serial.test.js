@@ -23,20 +23,24 @@ t.setTimeout(240000)
 const { tap: TAP_SETTINGS } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 
 // A stand-in test file: logs its start to SERIAL_CHECK_LOG, waits for one
-// of `partners` to start (10 s at most, well inside tap's 30 s a file: beside a
-// busy process per core, tap may start two seconds apart) or `ms`, and
-// logs its end. tap starts its files in the order their spawns come, which
-// it does not fix (each waits on a stat of its file first): a file next to
-// the serial one may have no partner to meet, and ends at its deadline.
+// of `partners` to run beside it (one that had not ended when it started;
+// 10 s at most, well inside tap's 30 s a file: beside a busy process per
+// core, tap may start two seconds apart) or `ms`, and logs its end. tap
+// starts its files in the order their spawns come, which it does not fix
+// (each waits on a stat of its file first): a file next to the serial one
+// may have no partner to meet, and ends at its deadline; one that starts
+// after a partner ended waits for the other.
 function standIn (name, { partners = [], ms = 300 } = {}) {
   return `'use strict'
 const fs = require('node:fs')
 const t = require('tap')
 const log = process.env.SERIAL_CHECK_LOG
 const partners = ${JSON.stringify(partners)}
-const partnerStarted = () => partners.some((partner) => fs.readFileSync(log, 'utf8').includes(\`start \${partner}\\n\`))
+const logged = (line) => fs.readFileSync(log, 'utf8').split('\\n').includes(line)
 t.test('${name}', async (t) => {
   fs.appendFileSync(log, 'start ${name}\\n')
+  const endedBefore = partners.filter((partner) => logged(\`end \${partner}\`))
+  const partnerStarted = () => partners.some((partner) => !endedBefore.includes(partner) && logged(\`start \${partner}\`))
   const deadline = Date.now() + ${partners.length > 0 ? 10000 : ms}
   while (Date.now() < deadline && !partnerStarted()) await new Promise((resolve) => setTimeout(resolve, 20))
   fs.appendFileSync(log, 'end ${name}\\n')
