@@ -9,7 +9,7 @@ const crypto = require('node:crypto')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { spawnSync } = require('node:child_process')
+const { spawnNpm } = require('../../tooling/npm')
 const { ROOT, shownPath } = require('../../tooling/repo')
 const { UsageError } = require('../../tooling/command')
 const { git } = require('../../tooling/git')
@@ -150,19 +150,10 @@ function installDependencies (dir, root, log) {
   return install
 }
 
-// npm ci in `cwd`, as spawnSync returns it. On Windows, npm is a batch
-// file (npm.cmd), which Node starts only through a shell since
-// CVE-2024-27980 (spawning it without one fails with EINVAL): cmd.exe runs
-// the command line, as Node's documentation, cross-spawn and npm's own
-// @npmcli/promise-spawn do. Its words are constants, so nothing needs
-// quoting for cmd; given as one string, not an array, since Node 24 warns
-// (DEP0190) about arguments it would only concatenate for a shell.
-function runNpmCi (cwd, platform = process.platform) {
-  const args = ['ci', '--no-audit', '--no-fund', '--loglevel=error']
-  const options = { cwd, encoding: 'utf8' }
-  return platform === 'win32'
-    ? spawnSync(['npm', ...args].join(' '), { ...options, shell: true })
-    : spawnSync('npm', args, options)
+// npm ci in `cwd`, as spawnSync returns it (tooling/npm.js: through a
+// shell on Windows, where npm is npm.cmd).
+function runNpmCi (cwd) {
+  return spawnNpm(['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8' })
 }
 
 // What became of npm: its exit code, else why there is none.

@@ -28,10 +28,10 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const zlib = require('node:zlib')
-const { spawnSync } = require('node:child_process')
 const Ajv = require('ajv')
 const JSON5 = require('json5')
 const { read, jobs, nodeLines, major } = require('./ci-files')
+const { spawnNpm } = require('../../tooling/npm')
 
 // The Renovate release whose schema the file is checked against. Move it
 // when Renovate renames an option (fileMatch became managerFilePatterns).
@@ -47,10 +47,7 @@ function renovateSchema () {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'renovate-schema-'))
   try {
     const args = ['pack', `renovate@${RENOVATE_VERSION}`, '--pack-destination', dir, '--offline', '--silent']
-    // npm is npm.cmd on Windows, which Node starts only through a shell.
-    const npm = process.platform === 'win32'
-      ? spawnSync(['npm', ...args.map((arg) => `"${arg}"`)].join(' '), { shell: true, encoding: 'utf8' })
-      : spawnSync('npm', args, { encoding: 'utf8' })
+    const npm = spawnNpm(args, { encoding: 'utf8' })
     const tarball = fs.readdirSync(dir).find((name) => name.endsWith('.tgz'))
     if (!tarball) {
       return {

