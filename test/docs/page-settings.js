@@ -9,19 +9,20 @@ const http = require('node:http')
 const path = require('node:path')
 const { ROOT } = require('../../tooling/repo')
 
+const source = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8')
+
 // The value of `const NAME = …` in `file`, a number (`5 * 2 ** 20` reads as 5 MiB).
 function constant (file, name) {
-  const match = new RegExp(`^const ${name} = ([\\d *]+)$`, 'm').exec(fs.readFileSync(path.join(ROOT, file), 'utf8'))
+  const match = new RegExp(`^const ${name} = ([\\d. *]+)$`, 'm').exec(source(file))
   if (!match) throw new Error(`no const ${name} in ${file}`)
   // A product of powers: `5 * 2 ** 20`.
   return match[1].replace(/\*\*/g, '^').split('*')
     .map((factor) => factor.split('^').map(Number).reduceRight((exponent, base) => base ** exponent))
     .reduce((product, factor) => product * factor)
 }
-const soakDefault = () => /\{ duration = (\d+),/.exec(fs.readFileSync(path.join(ROOT, 'soak/index.js'), 'utf8'))?.[1]
+const soakDefault = () => /\{ duration = (\d+),/.exec(source('soak/index.js'))?.[1]
 const nodeServer = new http.Server()
 const MiB = 2 ** 20
-const source = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8')
 const { MODES } = require('../../bench/judge/goals')
 const { TARGETS } = require('../../bench/protocol/targets')
 const { SPEED_PROTOCOL, SPEED_ALPHA } = require('../../workshop/speed')
@@ -40,8 +41,8 @@ const SETTINGS = [
   // under which Doctor's CPU check is overruled, and what test:clinic holds
   // this repo's share of Flame's profile of fixed to.
   { text: '10 ms timer', holds: () => constant('diagnose/event-loop-probe.js', 'TIMER_MS') === 10 },
-  { text: '0.9 of a core', holds: () => /^const CPU_CHECK_CORES = 0\.9$/m.test(fs.readFileSync(path.join(ROOT, 'diagnose/doctor-verdict.js'), 'utf8')) },
-  { text: 'under 5 %', holds: () => fs.readFileSync(path.join(ROOT, 'test/clinic/clinic.test.js'), 'utf8').includes('result.ownShare < 0.05') },
+  { text: '0.9 of a core', holds: () => constant('diagnose/doctor-verdict.js', 'CPU_CHECK_CORES') === 0.9 },
+  { text: 'under 5 %', holds: () => source('test/clinic/clinic.test.js').includes('result.ownShare < 0.05') },
   // Node's own limits and defaults, which the launcher leaves or changes.
   { text: "Node's limit (16 KB)", holds: () => http.maxHeaderSize === 16 * 1024 },
   { text: 'a URL over 16 KB', holds: () => http.maxHeaderSize === 16 * 1024 },
