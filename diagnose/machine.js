@@ -39,7 +39,9 @@ const BLOCKED_SHARE = 0.5
  * CPU), idleCores, serverCores (the cores' worth the server got), busy,
  * delayBeyondMachine }.
  *
- * `serverMedianCores`: the server's median sample, in cores.
+ * `serverMedianCores`: the server's median sample, in cores;
+ * `serverAndLoadCores`: the server's cores and its load's (autocannon's,
+ * cpu.loadCores) together, or null where the load's are unknown.
  *
  * `blockedShare`: the share of the load's time the event loop was late
  * (the sum of the samples' delays over the time they span); `delayBeyondMachine`
@@ -64,7 +66,8 @@ function judgeMachine (cpu, samples) {
   const blockedShare = sampledMs > 0 ? during.slice(1).reduce((sum, s) => sum + s.delay, 0) / sampledMs : 0
   const delayBeyondMachine = blockedShare >= BLOCKED_SHARE
   const serverMedianCores = median(during.slice(1).map((s) => s.cpu))
-  return { measured: true, othersShare, idleCores, serverCores, serverMedianCores, busy, blockedShare, delayBeyondMachine }
+  const serverAndLoadCores = cpu.loadCores > 0 ? serverCores + cpu.loadCores : null
+  return { measured: true, othersShare, idleCores, serverCores, serverMedianCores, serverAndLoadCores, busy, blockedShare, delayBeyondMachine }
 }
 
 function median (values) {

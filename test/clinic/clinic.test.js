@@ -149,8 +149,8 @@ t.test('a load that gets no 2xx response fails the diagnosis', async (t) => {
 // they used during the load: docs/diagnose.md, "Doctor on a busy machine"),
 // the verdict says so and names no issue of fixed; otherwise it is "no
 // issue", which Doctor's CPU check alone may follow with what it misread
-// (a few samples off the core, beside the load: "Doctor's CPU check on a
-// busy server").
+// (a few samples off the core, or the load's turns, beside the load:
+// "Doctor's CPU check on a busy server").
 t.test('doctor on fixed reports no issue, or that the machine was too busy to judge', async (t) => {
   const result = await diagnose('doctor', 'fixed', options)
   t.equal(result.code, 0, result.error)
@@ -161,9 +161,26 @@ t.test('doctor on fixed reports no issue, or that the machine was too busy to ju
   } else if (result.analysis.issueCategory === 'none') {
     t.equal(result.verdict, 'fixed: no issue detected', figures)
   } else {
-    t.match(result.verdict, /^fixed: no issue detected \(Doctor's headline, io issue detected, rests on its CPU check alone, and fixed used [\d.]+ of a core in its median sample: not a server waiting on I\/O\)$/, figures)
+    t.match(result.verdict, /^fixed: no issue detected \(Doctor's headline, io issue detected, rests on its CPU check alone, and fixed used [\d.]+ of a core (in its median sample: not a server waiting on I\/O|, its load [\d.]+: a server waiting on its load, not on I\/O)\)$/, figures)
   }
 })
+
+// The same on one core, the server and its load sharing it: Doctor's CPU
+// check flags fixed there every time (each waits on the other), and the
+// verdict says so and names no issue. Linux's taskset sets the affinity.
+t.test('doctor on fixed on one core: no issue, a server waiting on its load', { skip: hasTaskset() ? false : 'taskset is not on this machine' }, async (t) => {
+  const script = `require(${JSON.stringify(path.join(ROOT, 'diagnose'))}).diagnose('doctor', 'fixed', { log () {}, html: false })` +
+    '.then((r) => console.log(JSON.stringify({ code: r.code, error: r.error, verdict: r.verdict, issues: r.analysis?.issues, machine: r.machine })))'
+  const result = JSON.parse(execFileSync('taskset', ['-c', '0', process.execPath, '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 120 * 1000 }))
+  t.equal(result.code, 0, result.error)
+  const figures = `${JSON.stringify(result.issues)}; ${JSON.stringify(result.machine)}`
+  t.ok(result.machine.serverCores < 0.75, `fixed shared its core: ${figures}`)
+  t.match(result.verdict, /^fixed: no issue detected( \(Doctor's headline, io issue detected, rests on its CPU check alone, and fixed used [\d.]+ of a core, its load [\d.]+: a server waiting on its load, not on I\/O\))?$/, figures)
+})
+
+function hasTaskset () {
+  return spawnSync('taskset', ['-c', '0', 'true']).status === 0
+}
 
 t.test('flame on a workshop copy with the one-line fix: its own listener, by its own path', async (t) => {
   const copy = oneLineFixCopy(t, 'clinic-test-copy')
