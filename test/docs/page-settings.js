@@ -34,6 +34,11 @@ const protocolIs = (mode, values) => {
 }
 
 const SETTINGS = [
+  // verify's level 1 line, in docs/workshop.md's table and words, docs/tests.md.
+  { text: 'flat is under x2', holds: () => constant('workshop/levels/leak.js', 'FLAT_CPU_GROWTH') === 2 },
+  { text: 'growing past x2', holds: () => constant('workshop/levels/leak.js', 'FLAT_CPU_GROWTH') === 2 },
+  { text: 'under the x2 line', holds: () => constant('workshop/levels/leak.js', 'FLAT_CPU_GROWTH') === 2 },
+  { text: 'a line at x2', holds: () => constant('workshop/levels/leak.js', 'FLAT_CPU_GROWTH') === 2 },
   // Doctor's rule, as diagnose/event-loop.js asks it.
   { text: 'a median delay of 10 ms, or one of 100 ms', holds: () => constant('diagnose/event-loop.js', 'FLAGGED_MEDIAN_MS') === 10 && constant('diagnose/event-loop.js', 'FLAGGED_MAX_MS') === 100 },
   { text: "under Doctor's 100 ms", holds: () => constant('diagnose/event-loop.js', 'FLAGGED_MAX_MS') === 100 },

@@ -5,7 +5,7 @@
 // them): every verdict verify.test.js holds on a fine clock holds here too,
 // and nothing reads as a failure for want of a clock. On every Node line,
 // as verify.test.js's: CPU per request grows or stays flat whatever the
-// line (slow's about x5, a flat server's under x1.5, against a line at x3:
+// line (slow's about x5, a flat server's under x1.5, against a line at x2:
 // workshop/levels/leak.js), and the clock is the preload's.
 
 const t = require('tap')

@@ -5,7 +5,7 @@
 // (slow under Windows' node.exe on Wine: 6 ms a request at 30 listeners,
 // more with each). The late window must still start at request 451, as on
 // a fine clock: started earlier, it reads a leaking server at fewer
-// listeners and misses its growth (x2.42 under the x3 line, on Wine, before
+// listeners and misses its growth (x2.42 under the line then at x3, on Wine, before
 // the fix). A stand-in server whose CPU clock this test drives: every
 // request costs 15 ms, read through a clock that moves by 15,625 µs, so
 // that requests 51-90 fill the early window (three times 12 steps).
