@@ -23,9 +23,9 @@ const { describeMachine } = require('./machine')
 // while the other waits, and the server sits under 0.9 of a core with no
 // I/O of its own to wait on. A server waiting on I/O leaves both idle
 // (beside a 1 ms wait per request, the two together used well under a
-// core); one waiting on its load does not: the server and autocannon at
-// 0.9 of a core together or more, the CPU check read the load's turns as
-// I/O. docs/diagnose.md, "Doctor's CPU check on a busy server", says why.
+// core); one waiting on its load does not: the server and the run's own
+// processes (autocannon, clinic's) at 0.9 of a core together or more, the
+// CPU check read the load's turns as I/O. docs/diagnose.md, "Doctor's CPU check on a busy server", says why.
 const CPU_CHECK_CORES = 0.9
 
 /**

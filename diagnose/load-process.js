@@ -22,17 +22,13 @@ const autocannon = require('autocannon')
 
 // autocannon for a number of requests or seconds. Resolves to { requests,
 // ok (2xx), non2xx, errors, timeouts, seconds, stopped, cpuMs (this
-// process's CPU time, start-up included), cores (its CPU from the load's
-// start to its end over that time: autocannon runs on one thread, so near
-// a whole core it was the limit) }; never rejects: a load that could not
-// run is one that got no 2xx.
+// process's CPU time, start-up included) }; never rejects: a load that
+// could not run is one that got no 2xx.
 function runLoad (port, { path: urlPath, connections, duration, amount, headers, timeLimitSeconds }) {
   return new Promise((resolve) => {
     const url = `http://127.0.0.1:${port}${urlPath}`
     let stopped = false
     const cpuMs = () => { const { user, system } = process.cpuUsage(); return (user + system) / 1000 }
-    const startedAt = performance.now()
-    const cpuMsAtStart = cpuMs()
     const instance = autocannon({ url, connections, headers, ...(amount ? { amount } : { duration }) }, (err, result) => {
       clearTimeout(timer)
       if (err) return resolve({ requests: 0, ok: 0, non2xx: 0, errors: 1, timeouts: 0, seconds: 0, stopped, cpuMs: cpuMs(), error: err.message })
@@ -44,8 +40,7 @@ function runLoad (port, { path: urlPath, connections, duration, amount, headers,
         timeouts: result.timeouts,
         seconds: result.duration,
         stopped,
-        cpuMs: cpuMs(),
-        cores: (cpuMs() - cpuMsAtStart) / (performance.now() - startedAt)
+        cpuMs: cpuMs()
       })
     })
     // A server too slow to answer `amount` requests in time is loaded for as

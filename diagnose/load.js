@@ -83,7 +83,7 @@ function runLoad (port, load) {
     child.once('error', () => {})
     child.once('close', (code, signal) => {
       result ??= { requests: 0, ok: 0, non2xx: 0, errors: 1, timeouts: 0, seconds: 0, stopped: false, cpuMs: 0, error: `the load's process ended (${signal ?? `exit code ${code}`})` }
-      resolve({ ...result, cpu: cpu.end(result.cpuMs, result.cores) })
+      resolve({ ...result, cpu: cpu.end(result.cpuMs) })
     })
     child.send({ type: 'load', port, load })
   })
@@ -95,8 +95,7 @@ function runLoad (port, load) {
  * `allMs` and `busyMs` (CPU time of every core, and the part not idle, from
  * os.cpus(): /proc/stat on Linux, the kernel's counters on macOS and
  * Windows), and `loadMs`, the CPU the run's own processes used besides the
- * server: this one (clinic's collector) and the load's (`loadChildMs`);
- * `loadCores`, the load's own CPU over its run, in cores (null unknown).
+ * server: this one (clinic's collector) and the load's (`loadChildMs`).
  * `allMs` is null where the OS gives no CPU times (os.cpus() empty or all
  * zero): how busy the machine was is then unknown. The same reading as
  * bench/measure/machine.js's sampleCpuBusy (tooling/cpu-times.js), over the
@@ -108,7 +107,7 @@ function cpuDuring () {
   const before = cpuTimes()
   const ownBefore = process.cpuUsage()
   return {
-    end (loadChildMs = 0, loadCores = null) {
+    end (loadChildMs = 0) {
       const after = cpuTimes()
       const own = process.cpuUsage(ownBefore)
       const allMs = after.all - before.all
@@ -118,8 +117,7 @@ function cpuDuring () {
         cores: os.cpus().length,
         allMs: allMs > 0 ? allMs : null,
         busyMs: allMs > 0 ? allMs - (after.idle - before.idle) : null,
-        loadMs: (own.user + own.system) / 1000 + loadChildMs,
-        loadCores
+        loadMs: (own.user + own.system) / 1000 + loadChildMs
       }
     }
   }

@@ -47,7 +47,7 @@ t.test('the verdict sentence names what was flagged', { skip: skipWithoutClinic 
 // 10 ms plus its delay), `spike` one delay in the middle.
 function load ({ cores = 2, busyShare, loadCores = 0.3 }) {
   const allMs = cores * 5000
-  return { from: 1000, to: 6000, cores, allMs, busyMs: busyShare * allMs, loadMs: loadCores * 5000, loadCores }
+  return { from: 1000, to: 6000, cores, allMs, busyMs: busyShare * allMs, loadMs: loadCores * 5000 }
 }
 function samples ({ serverCpu, delay, spike = delay }) {
   const list = []
@@ -104,9 +104,9 @@ t.test('a quiet machine, or one with a core to spare, leaves Doctor\'s verdict a
   t.ok(quiet.othersShare < 0.05, `others ${quiet.othersShare}`)
   t.equal(analysis.describeDoctorVerdict('fixed', { issueCategory: 'none', issues: {} }, quiet), 'fixed: no issue detected')
   // A server waiting on I/O: under 0.9 of a core in most samples, and its
-  // load idle too (fixed behind a 1 ms wait per request, Node 26.12.1:
-  // 0.42 of a core, autocannon 0.28).
-  const waiting = analysis.judgeMachine(load({ busyShare: 0.36, loadCores: 0.28 }), samples({ serverCpu: 0.42, delay: 1 }))
+  // run's own processes idle too (fixed behind a 1 ms wait per request,
+  // Node 26.12.1: 0.42 of a core, autocannon and clinic's 0.33).
+  const waiting = analysis.judgeMachine(load({ busyShare: 0.38, loadCores: 0.33 }), samples({ serverCpu: 0.42, delay: 1 }))
   t.match(waiting, { busy: false, serverMedianCores: 0.42 })
   t.equal(analysis.describeDoctorVerdict('fixed', IO_ON_FIXED, waiting), 'fixed: io issue detected (flagged: cpu)')
   // 16 cores, others on 30 % of them (4.8 cores), 6 idle: the server had room.
@@ -133,21 +133,19 @@ t.test("Doctor's CPU check alone, on a server busy in most samples, is no issue"
     'fixed: io issue detected (flagged: cpu; how busy the machine was is unknown: the OS gave no CPU times)')
 })
 
-// Node 26.12.1: fixed and autocannon on one core (`taskset -c 0`) read
-// 0.52 and 0.44 of it, Doctor's CPU check flagging fixed every time; a
+// Node 26.12.1: fixed and the run's own processes (autocannon, clinic's)
+// on one core (`taskset -c 0`) read 0.52 and 0.47 of it, Doctor's CPU
+// check flagging fixed every time; a
 // fresh-clone CI run on 2 cores once read fixed at 0.63 in its median
 // sample, its load at about a core. Each waited on the other, not on I/O.
 t.test("Doctor's CPU check alone, on a server waiting on its load, is no issue", { skip: skipWithoutClinic }, async (t) => {
-  const oneCore = analysis.judgeMachine(load({ busyShare: 0.5, loadCores: 0.44 }), samples({ serverCpu: 0.52, delay: 1 }))
+  const oneCore = analysis.judgeMachine(load({ busyShare: 0.5, loadCores: 0.47 }), samples({ serverCpu: 0.52, delay: 1 }))
   t.match(oneCore, { busy: false, serverMedianCores: 0.52 })
   t.equal(analysis.describeDoctorVerdict('fixed', IO_ON_FIXED, oneCore),
-    "fixed: no issue detected (Doctor's headline, io issue detected, rests on its CPU check alone, and fixed used 0.52 of a core, its load 0.44: a server waiting on its load, not on I/O)")
+    "fixed: no issue detected (Doctor's headline, io issue detected, rests on its CPU check alone, and fixed used 0.52 of a core, its load 0.47: a server waiting on its load, not on I/O)")
   const inStep = analysis.judgeMachine(load({ busyShare: 0.8, loadCores: 0.95 }), samples({ serverCpu: 0.63, delay: 1 }))
   t.match(analysis.describeDoctorVerdict('fixed', IO_ON_FIXED, inStep), /^fixed: no issue detected \(.* fixed used 0\.63 of a core, its load 0\.95: a server waiting on its load, not on I\/O\)$/)
-  // The load's CPU unknown, or the two short of Doctor's 0.9 of a core: Doctor's verdict.
-  const { loadCores, ...unknownLoad } = load({ busyShare: 0.5, loadCores: 0.44 })
-  t.equal(analysis.judgeMachine(unknownLoad, samples({ serverCpu: 0.52, delay: 1 })).serverAndLoadCores, null, `load ${loadCores} left out`)
-  t.equal(analysis.describeDoctorVerdict('fixed', IO_ON_FIXED, analysis.judgeMachine(unknownLoad, samples({ serverCpu: 0.52, delay: 1 }))), 'fixed: io issue detected (flagged: cpu)')
+  // The two short of Doctor's 0.9 of a core: Doctor's verdict.
   const short = analysis.judgeMachine(load({ busyShare: 0.5, loadCores: 0.37 }), samples({ serverCpu: 0.52, delay: 1 }))
   t.equal(analysis.describeDoctorVerdict('fixed', IO_ON_FIXED, short), 'fixed: io issue detected (flagged: cpu)')
 })
