@@ -25,7 +25,8 @@ const { describeMachine } = require('./machine')
 // (beside a 1 ms wait per request, the two together used well under a
 // core); one waiting on its load does not: the server and the run's own
 // processes (autocannon, clinic's) at 0.9 of a core together or more, the
-// CPU check read the load's turns as I/O. docs/diagnose.md, "Doctor's CPU check on a busy server", says why.
+// CPU check read the load's turns as I/O. docs/diagnose.md, "Doctor's CPU
+// check on a busy server", says why.
 const CPU_CHECK_CORES = 0.9
 
 /**
@@ -65,10 +66,9 @@ function describeDoctorVerdict (variant, { issueCategory, issues }, machine = nu
     return `${variant}: no issue detected (Doctor's headline, ${headline}, rests on its CPU check alone, and ${variant} ` +
       `used ${machine.serverMedianCores.toFixed(2)} of a core in its median sample: not a server waiting on I/O)`
   }
-  if (cpuAlone && machine.serverAndLoadCores >= CPU_CHECK_CORES) {
-    const load = machine.serverAndLoadCores - machine.serverCores
+  if (cpuAlone && machine.serverCores + machine.loadCores >= CPU_CHECK_CORES) {
     return `${variant}: no issue detected (Doctor's headline, ${headline}, rests on its CPU check alone, and ${variant} ` +
-      `used ${machine.serverCores.toFixed(2)} of a core, its load ${load.toFixed(2)}: a server waiting on its load, not on I/O)`
+      `used ${machine.serverCores.toFixed(2)} of a core, its load ${machine.loadCores.toFixed(2)}: a server waiting on its load, not on I/O)`
   }
   const notes = []
   if (busy) notes.push(`the machine was busy (${others}), and the delay is beyond what that explains`)

@@ -40,8 +40,8 @@ const BLOCKED_SHARE = 0.5
  * delayBeyondMachine }.
  *
  * `serverMedianCores`: the server's median sample, in cores;
- * `serverAndLoadCores`: the server's cores and the run's own processes'
- * (cpu.loadMs over the load's time: autocannon's, clinic's) together.
+ * `loadCores`: the cores' worth the run's own processes got (cpu.loadMs
+ * over the load's time: autocannon's, clinic's).
  *
  * `blockedShare`: the share of the load's time the event loop was late
  * (the sum of the samples' delays over the time they span); `delayBeyondMachine`
@@ -66,8 +66,8 @@ function judgeMachine (cpu, samples) {
   const blockedShare = sampledMs > 0 ? during.slice(1).reduce((sum, s) => sum + s.delay, 0) / sampledMs : 0
   const delayBeyondMachine = blockedShare >= BLOCKED_SHARE
   const serverMedianCores = median(during.slice(1).map((s) => s.cpu))
-  const serverAndLoadCores = serverCores + cpu.loadMs / wallMs
-  return { measured: true, othersShare, idleCores, serverCores, serverMedianCores, serverAndLoadCores, busy, blockedShare, delayBeyondMachine }
+  const loadCores = cpu.loadMs / wallMs
+  return { measured: true, othersShare, idleCores, serverCores, serverMedianCores, loadCores, busy, blockedShare, delayBeyondMachine }
 }
 
 function median (values) {
