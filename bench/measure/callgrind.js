@@ -5,6 +5,7 @@
 // count), and how the count is read from it through vgdb.
 // bench/measure/instructions.js tells the whole run, and why.
 
+const path = require('node:path')
 const { execFile } = require('node:child_process')
 
 /**
@@ -102,17 +103,26 @@ const CALLS_LEFT_OUT = {
   clock: { object: /\/libfaketime[^/]*\.so(\.\d+)*$/, functions: null }
 }
 
+// valgrind removes its vgdb files only when it exits of itself, and the
+// meter ends it with SIGKILL (instruction-count.js's stop): under its
+// default prefix, /tmp/vgdb-pipe, every count left three files there. In
+// the count's own folder they go when the folder goes. vgdb finds the
+// process only under the same prefix.
+const VGDB_PREFIX = 'vgdb-pipe'
+
 /**
- * valgrind's arguments for a counted process whose profile callgrind
- * dumps, when asked, to `outFile`.N.
+ * valgrind's arguments for a counted process whose files go in `dir`, a
+ * folder of its own: the profile callgrind dumps, when asked, to
+ * callgrind.out.N, and vgdb's two FIFOs and shared-memory file (VGDB_PREFIX).
  */
-function valgrindArgs (outFile) {
+function valgrindArgs (dir) {
   return [
     '--tool=callgrind',
     // V8 writes the code it runs: valgrind must see it change.
     '--smc-check=all-non-file',
     '--instr-atstart=no',
-    `--callgrind-out-file=${outFile}`,
+    `--callgrind-out-file=${path.join(dir, 'callgrind.out')}`,
+    `--vgdb-prefix=${path.join(dir, VGDB_PREFIX)}`,
     ...[...NOT_COUNTED, POLL, ...POLL_CALLBACKS].map((name) => `--toggle-collect=${name}`),
     // After the toggles, each of which would set it to no.
     '--collect-atstart=yes'
@@ -176,9 +186,15 @@ function countFromDump (text) {
 // idle (instruction-count.js's untilIdle), so waiting longer buys nothing.
 const VGDB_INVOKE_MS = 10
 
-function runVgdb (pid, command, env) {
+/**
+ * Send `command` (a monitor command: 'dump', 'zero', ...) through vgdb to
+ * the valgrind `pid`, started with valgrindArgs(`dir`); resolves to vgdb's
+ * answer.
+ */
+function runVgdb (pid, command, { dir, env }) {
+  const args = [`--pid=${pid}`, `--vgdb-prefix=${path.join(dir, VGDB_PREFIX)}`, `--max-invoke-ms=${VGDB_INVOKE_MS}`, ...command.split(' ')]
   return new Promise((resolve, reject) => {
-    execFile('vgdb', [`--pid=${pid}`, `--max-invoke-ms=${VGDB_INVOKE_MS}`, ...command.split(' ')], { env, encoding: 'utf8', timeout: 30000 }, (err, stdout, stderr) => {
+    execFile('vgdb', args, { env, encoding: 'utf8', timeout: 30000 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`vgdb ${command} failed: ${(stderr || err.message).trim()}`))
       else resolve(stdout)
     })

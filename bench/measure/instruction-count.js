@@ -111,13 +111,14 @@ async function startCounted (entry, { env, nodeArgs, stdout, cwd, label }) {
   // no harness's coverage (uninstrumented.js).
   env = uninstrumented({ ...env, NODE_OPTIONS: '' })
   const frozenClock = { LD_PRELOAD: findLibfaketime(), FAKETIME: FROZEN_CLOCK.at }
-  // Where callgrind dumps a window's profile (callgrind.out.1, .2, ...).
+  // Where callgrind dumps a window's profile (callgrind.out.1, .2, ...),
+  // and where valgrind keeps vgdb's files: removed with them.
   const dumps = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-callgrind-'))
   const cleanUp = () => {
     removeStdoutFile(file)
     fs.rmSync(dumps, { recursive: true, force: true })
   }
-  const server = await startTarget(entry, { env: { ...env, ...frozenClock }, nodeArgs: [...V8_FLAGS, ...nodeArgs], stdout: file, cwd, wrapper: ['valgrind', ...valgrindArgs(path.join(dumps, 'callgrind.out'))], startTimeoutMs: START_TIMEOUT_MS })
+  const server = await startTarget(entry, { env: { ...env, ...frozenClock }, nodeArgs: [...V8_FLAGS, ...nodeArgs], stdout: file, cwd, wrapper: ['valgrind', ...valgrindArgs(dumps)], startTimeoutMs: START_TIMEOUT_MS })
     .catch((err) => {
       cleanUp()
       throw err
@@ -125,15 +126,16 @@ async function startCounted (entry, { env, nodeArgs, stdout, cwd, label }) {
   // vgdb finds the process by a name made of its USER and HOST, as the
   // server saw them (vgdb itself on the real clock).
   const vgdbEnv = { ...process.env, HOST: '127.0.0.1', ...env }
-  const callgrind = (command) => runVgdb(server.pid, command, vgdbEnv)
+  const callgrind = (command) => runVgdb(server.pid, command, { dir: dumps, env: vgdbEnv })
   return {
     url: server.url,
     callgrind,
     untilIdle: () => untilIdle(server.pid, label),
     async countSinceZero () {
       await callgrind('dump')
-      // callgrind.out itself is where it would write at exit: empty.
-      const [dump, ...more] = fs.readdirSync(dumps).filter((name) => /\.\d+$/.test(name))
+      // callgrind.out itself is where it would write at exit: empty. (vgdb's
+      // files end in their host's name, 127.0.0.1.)
+      const [dump, ...more] = fs.readdirSync(dumps).filter((name) => /^callgrind\.out\.\d+$/.test(name))
       if (dump === undefined || more.length > 0) throw new Error(`${label}: callgrind dumped ${more.length + (dump ? 1 : 0)} profiles for one window`)
       const text = fs.readFileSync(path.join(dumps, dump), 'utf8')
       fs.rmSync(path.join(dumps, dump))
