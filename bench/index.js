@@ -23,6 +23,7 @@ const text = require('./print/text')
 const { renderMarkdown } = require('./print/markdown')
 const { toBencherMetricFormat, toGithubBenchmark } = require('./print/ci-formats')
 const { renderHtml } = require('./print/html/page')
+const { terminalProgress } = require('./print/progress')
 
 // Exit code of a baseline that cannot be judged here.
 const CANNOT_JUDGE_HERE = 3
@@ -47,13 +48,7 @@ async function main (argv, { stdout, stderr }) {
   stdout.write(text.renderProtocol({ mode: options.mode, protocol, targets: options.targets, machine, versions: describeVersions() }) + '\n\n')
 
   const width = Math.max(...protocol.targets.map((t) => t.length))
-  const measured = await runComparison(protocol, {
-    targets: options.targets,
-    cpuTax: options.cpuTax,
-    progress: Boolean(stderr.isTTY) && !process.env.CI,
-    machine,
-    onRun: (run) => stdout.write(renderRoundLine(run, protocol, width))
-  })
+  const measured = await measureRounds(options, { machine, stdout, stderr, width })
   // A meter that gates on its own count judges the baseline's count, not
   // the CPU ratios against it; on CPU, those are reported, never a failure
   // (evaluateRun's baselineReport says why).
@@ -80,6 +75,29 @@ async function main (argv, { stdout, stderr }) {
   }
   stdout.write(`bench: ${enforced ? 'every goal holds' : 'done'}\n${reportLine}`)
   return 0
+}
+
+// The rounds, a line each run as it ends, and between the lines a
+// progress line on a terminal (print/progress.js).
+async function measureRounds ({ protocol, targets, cpuTax }, { machine, stdout, stderr, width }) {
+  const progress = terminalProgress(stderr)
+  const total = protocol.rounds * protocol.targets.length
+  let done = 0
+  progress.show(`  0 of ${total} runs measured`)
+  try {
+    return await runComparison(protocol, {
+      targets,
+      cpuTax,
+      machine,
+      onRun: (run) => {
+        progress.clear()
+        stdout.write(renderRoundLine(run, protocol, width))
+        progress.show(`  ${++done} of ${total} runs measured`)
+      }
+    })
+  } finally {
+    progress.end()
+  }
 }
 
 // What the meter counts beside the rounds (a meter that counts nothing

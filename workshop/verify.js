@@ -18,6 +18,7 @@ const { LEVELS, levelName, describeLevels } = require('./levels')
 const { compareSpeed, intervalText, shareText, SPEED_PROTOCOL, SPEED_ALPHA, YOURS } = require('./speed')
 const { targetsIn } = require('../tooling/targets')
 const { round } = require('../tooling/number-text')
+const { terminalProgress, NO_PROGRESS } = require('../bench/print/progress')
 
 const TOP_LEVEL = LEVELS.length - 1
 
@@ -50,9 +51,11 @@ not start, 2 bad arguments.
  * Verify `server` (a variant's name or a server's path), printing as it
  * goes. Resolves to { code, passed: [contract, level 1, ...] (true, false,
  * or null when not reached) }. `leakProtocol` and `speedProtocol` shorten
- * the runs in tests; `nodeArgs` go to the server's node (a test's preload).
+ * the runs in tests; `nodeArgs` go to the server's node (a test's preload);
+ * `progress` shows the speed's rounds as they end (bench/print/progress.js's
+ * terminalProgress, which shows nothing but on a terminal).
  */
-async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped = '--no-speed', print = console.log, leakProtocol, speedProtocol = SPEED_PROTOCOL, nodeArgs = [] } = {}) {
+async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped = '--no-speed', print = console.log, leakProtocol, speedProtocol = SPEED_PROTOCOL, nodeArgs = [], progress = NO_PROGRESS } = {}) {
   const { entry, name } = resolveServerPath(server)
   print(`Verifying ${name}: node ${name}, started on a free port of 127.0.0.1 (Node ${process.version})`)
   let target
@@ -95,10 +98,27 @@ async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped =
     print(`\nSpeed: not measured (${speedSkipped})`)
   } else {
     print(`\nSpeed: ${describeSpeedProtocol(speedProtocol, name, leaking)}`)
-    const result = await compareSpeed(entry, { leaking, protocol: speedProtocol })
-    print(renderSpeed(result, name))
+    print(renderSpeed(await measureSpeed(entry, { leaking, protocol: speedProtocol, progress }), name))
   }
   return { code, passed }
+}
+
+// compareSpeed, its rounds shown on `progress` as they end: the longest
+// step of verify prints nothing else until its verdict.
+async function measureSpeed (entry, { leaking, protocol, progress }) {
+  const roundsText = (done) => done <= protocol.rounds
+    ? `  ${done} of ${protocol.rounds} rounds measured`
+    : `  ${done} rounds measured (up to ${protocol.maxRounds})`
+  progress.show(roundsText(0))
+  try {
+    return await compareSpeed(entry, {
+      leaking,
+      protocol,
+      onRun: (run) => { if (run.by === 'time') progress.show(roundsText(run.round)) }
+    })
+  } finally {
+    progress.end()
+  }
 }
 
 function renderCheck ({ name, pass, sent, seen, hint }) {
@@ -193,10 +213,10 @@ function parseVerifyCommandLine (argv) {
   return { entry, level, speed: speedSkipped === null, speedSkipped, watch: values.watch }
 }
 
-async function main (argv, { stdout }) {
+async function main (argv, { stdout, stderr }) {
   const { entry, level, speed, speedSkipped, watch: watching } = parseVerifyCommandLine(argv)
   const print = (text) => stdout.write(text + '\n')
-  const runOnce = () => verify(entry, { level, speed, speedSkipped, print })
+  const runOnce = () => verify(entry, { level, speed, speedSkipped, print, progress: terminalProgress(stderr) })
   if (!watching) return (await runOnce()).code
   const dir = fs.statSync(entry).isDirectory() ? entry : path.dirname(entry)
   return watch(dir, runOnce, print)

@@ -21,6 +21,7 @@ const { parseMeter, METERS: { instructions: INSTRUCTION_METER } } = require('../
 const { describeMachineAtStart, describeVersions } = require('../measure/machine')
 const { MAX_SIGN_FLIP_ROUNDS } = require('../judge/stats')
 const { renderMachine } = require('../print/machine')
+const { terminalProgress } = require('../print/progress')
 const { resolveBase, checkOutBase } = require('./base-tree')
 const { runPairs } = require('./paired-run')
 const { judgePairs } = require('./verdict')
@@ -174,7 +175,7 @@ async function main (argv, { stdout, stderr }) {
   process.once('exit', checkout.remove)
   try {
     const base = { ...baseCommit, install: checkout.install }
-    const result = await compareTrees(options, meter, { base, head, trees: { base: checkout.dir, head: ROOT }, print })
+    const result = await compareTrees(options, meter, { base, head, trees: { base: checkout.dir, head: ROOT }, print, stderr })
     writeOutputs(result, options.outputs)
     if (result.failures.length > 0) {
       stderr.write(render.renderVerdict(result) + '\n')
@@ -196,7 +197,7 @@ async function main (argv, { stdout, stderr }) {
  * run's `meter` where it counts, and judged. Resolves to the result, its
  * failures the meter's gate's.
  */
-async function compareTrees (options, meter, { base, head, trees, print }) {
+async function compareTrees (options, meter, { base, head, trees, print, stderr }) {
   const { protocol, definitions } = options
   for (const target of protocol.targets) {
     const entry = definitions[target].entry
@@ -213,7 +214,7 @@ async function compareTrees (options, meter, { base, head, trees, print }) {
 
   const width = Math.max(...protocol.targets.map((t) => t.length))
   const started = new Date().toISOString()
-  const pairs = await runBothSides(options, { trees, print, width })
+  const pairs = await runBothSides(options, { trees, print, progress: terminalProgress(stderr), width })
   const { alpha, maxRegression } = options
   const counted = await meter.count({ targets: protocol.targets, definitions, trees, taxes: options.instructionTax, alpha, maxRegression, print, width })
   const verdict = judgePairs(pairs, { targets: protocol.targets, alpha, maxRegression })
@@ -226,21 +227,31 @@ async function compareTrees (options, meter, { base, head, trees, print }) {
   return result
 }
 
-// The paired rounds, a line each as it ends. A base that does not start is
-// bad input (exit 2), not a regression.
-async function runBothSides ({ protocol, definitions, cpuTax }, { trees, print, width }) {
+// The paired rounds, a line each as it ends, and between the lines a
+// progress line on a terminal (print/progress.js). A base that does not
+// start is bad input (exit 2), not a regression.
+async function runBothSides ({ protocol, definitions, cpuTax }, { trees, print, progress, width }) {
+  const total = protocol.rounds * protocol.targets.length
+  let done = 0
+  progress.show(`  0 of ${total} pairs measured`)
   try {
     return await runPairs(protocol, {
       definitions,
       trees,
       cpuTax,
-      onRound: (pair) => print(`  round ${pair.round}/${protocol.rounds}  ${pair.target.padEnd(width)}  CPU µs/req ` +
-        `base ${pair.base.cpuMicrosPerRequest.toFixed(2).padStart(8)}  head ${pair.head.cpuMicrosPerRequest.toFixed(2).padStart(8)}  ` +
-        `(${signedPercent(pair.head.cpuMicrosPerRequest / pair.base.cpuMicrosPerRequest - 1)}, ${pair.first} first)`)
+      onRound: (pair) => {
+        progress.clear()
+        print(`  round ${pair.round}/${protocol.rounds}  ${pair.target.padEnd(width)}  CPU µs/req ` +
+          `base ${pair.base.cpuMicrosPerRequest.toFixed(2).padStart(8)}  head ${pair.head.cpuMicrosPerRequest.toFixed(2).padStart(8)}  ` +
+          `(${signedPercent(pair.head.cpuMicrosPerRequest / pair.base.cpuMicrosPerRequest - 1)}, ${pair.first} first)`)
+        progress.show(`  ${++done} of ${total} pairs measured`)
+      }
     })
   } catch (err) {
     if (err.side === 'base') throw new UsageError(err.message)
     throw err
+  } finally {
+    progress.end()
   }
 }
 

@@ -54,7 +54,7 @@ function currentEtag (url, headers) {
 
 // One autocannon run, for a `duration` in seconds or an `amount` of
 // requests; resolves to its result and the responses in each whole second.
-function load (url, headers, connections, { duration, amount }, progressLabel) {
+function load (url, headers, connections, { duration, amount }) {
   return new Promise((resolve, reject) => {
     const perSecond = []
     const instance = autocannon({ url, headers, connections, ...(amount ? { amount } : { duration }) }, (err, result) => {
@@ -65,13 +65,6 @@ function load (url, headers, connections, { duration, amount }, progressLabel) {
       resolve({ result, perSecond })
     })
     instance.on('tick', ({ counter }) => perSecond.push(counter))
-    if (progressLabel) {
-      autocannon.track(instance, {
-        renderProgressBar: true,
-        renderResultsTable: false,
-        progressBarString: `  ${progressLabel} [:bar] :percent`
-      })
-    }
   })
 }
 

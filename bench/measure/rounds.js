@@ -16,18 +16,19 @@ const { describeMachine, describeVersions, currentCommit } = require('./machine'
  * neighbours in time are compared. `cpuTax` ({ target: micros }) adds that
  * much busy CPU time to each request of a target, through cpu-tax.js
  * preloaded into it: a regression made to order, for calibrating the gate.
- * `onRun(run)` is called after each target's run; `progress` decides
- * whether autocannon draws its progress bar; `machine` is the machine as
- * described before the run (its load average is the start's). Resolves to { protocol,
- * targets, cpuTax, machine, versions, commit, started, finished, runs }.
+ * `onRun(run)` is called after each target's run (what a command prints
+ * as it goes, progress included, is the command's); `machine` is the
+ * machine as described before the run (its load average is the start's).
+ * Resolves to { protocol, targets, cpuTax, machine, versions, commit,
+ * started, finished, runs }.
  */
-async function runComparison (protocol, { targets, cpuTax = {}, onRun = () => {}, progress = false, machine = describeMachine() }) {
+async function runComparison (protocol, { targets, cpuTax = {}, onRun = () => {}, machine = describeMachine() }) {
   const started = new Date().toISOString()
   const runs = []
   for (let round = 1; round <= protocol.rounds; round++) {
     const order = round % 2 === 1 ? protocol.targets : [...protocol.targets].reverse()
     for (const target of order) {
-      const run = await runTarget(target, targets[target], round, protocol, { progress, taxMicros: cpuTax[target] })
+      const run = await runTarget(target, targets[target], round, protocol, { taxMicros: cpuTax[target] })
       runs.push(run)
       onRun(run)
     }
@@ -35,7 +36,7 @@ async function runComparison (protocol, { targets, cpuTax = {}, onRun = () => {}
   return { protocol, targets, cpuTax, machine, versions: describeVersions(), commit: currentCommit(), started, finished: new Date().toISOString(), runs }
 }
 
-async function runTarget (target, { entry, conditional, env, leaking, headers: targetHeaders = {}, stdout, processTree }, round, protocol, { progress, taxMicros }) {
+async function runTarget (target, { entry, conditional, env, leaking, headers: targetHeaders = {}, stdout, processTree }, round, protocol, { taxMicros }) {
   // A target whose stdout is a file writes into this one, removed after.
   const stdoutTo = stdoutFile(stdout, `bench-${target}`)
   const server = await startTarget(entry, { ...taxedStart(env, taxMicros), stdout: stdoutTo, processTree })
@@ -48,8 +49,7 @@ async function runTarget (target, { entry, conditional, env, leaking, headers: t
       ? await load(server.url, headers, protocol.connections, warmup)
       : { perSecond: [] }
     const before = await server.usage()
-    const { result, perSecond } = await load(server.url, headers, protocol.connections, measured,
-      progress && `${target} (round ${round}/${protocol.rounds})`)
+    const { result, perSecond } = await load(server.url, headers, protocol.connections, measured)
     const after = await server.usage()
     return { target, round, ...runFigures(result, before, after), warmupPerSecond: warmedUp.perSecond, perSecond }
   } finally {
