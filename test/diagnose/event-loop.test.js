@@ -1,14 +1,16 @@
 'use strict'
 
 // `npm run event-loop` (diagnose/event-loop.js): the verdicts' words, and
-// real runs: slow a leak and its delay flagged, fixed neither (or its delay
-// not judged on a busy machine). At other machine speeds:
+// real runs: slow a leak on any machine, its delay flagged by Doctor's rule
+// or not as the machine's speed goes (an Intel Xeon's 600 requests passed
+// 100 ms, an AMD EPYC's mostly did not); fixed neither (or its delay not
+// judged on a busy machine). At other machine speeds:
 // test/serial/diagnose/machine-speeds.test.js.
 
 const t = require('tap')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { measureEventLoop, describeLeakVerdict, describeEventLoopVerdict, formatSamples } = require('../../diagnose/event-loop')
+const { measureEventLoop, describeLeakVerdict, describeEventLoopVerdict, formatSamples, DOCTOR_RULE } = require('../../diagnose/event-loop')
 const { ROOT } = require('../../tooling/repo')
 const { readText } = require('../read-text')
 const { oneLineFixCopy } = require('../workshop/copies')
@@ -64,22 +66,36 @@ t.test('each second on a line, its late share as a bar', async (t) => {
 
 // Real runs under the load Doctor gets (fixed for 2 s, not 5: the verdict
 // is the same, and npm test is long enough).
-t.test('slow: a leak, its delay flagged by Doctor\'s rule', async (t) => {
+t.test('slow: a leak, its delay flagged or not as the machine\'s speed goes', async (t) => {
   const result = await measureEventLoop('slow', { log: quiet })
   t.equal(result.code, 0, result.error)
   t.equal(result.load.ok, 600)
   t.equal(result.leak, true, result.verdict)
-  t.equal(result.flagged, true, JSON.stringify(result.summary))
-  t.match(result.delayVerdict, /^slow: the event-loop delay is flagged \(median [\d.]+ ms, p99 \d+ ms, max \d+ ms; loop busy \d+ % of the time[;)]/)
   t.ok(result.samples.length >= 2, `a sample a second: ${result.samples.length}`)
-  // The README's step 2 shows both lines; what they judged is the same on
-  // every machine, their figures (in parentheses) are not.
+  // Doctor's rule is milliseconds: whether slow passes it is this machine's
+  // speed. The rule read as it says, in its words.
+  const { p50, max } = result.summary
+  t.equal(result.flagged, p50 >= 10 || max >= 100, JSON.stringify(result.summary))
+  const words = result.flagged ? 'the event-loop delay is flagged' : 'no delay flagged'
+  const busy = result.flagged && result.machine.busy && !result.machine.delayBeyondMachine
+  if (!busy) t.match(result.delayVerdict, new RegExp(`^slow: ${words} \\(median [\\d.]+ ms, p99 [\\d.]+ ms, max [\\d.]+ ms; loop busy \\d+ % of the time[;)]`))
+  // The README's step 2 shows both lines as the command prints them: the
+  // leak's verdict up to its figures, which every machine prints; Doctor's
+  // rule with what it judged left out (`…`), since that is the machine's.
   const readme = readText(path.join(ROOT, 'README.md'))
   const shown = /^event-loop: (slow: .*)$/m.exec(readme)?.[1]
   t.ok(shown, 'the README shows the leak\'s verdict')
   t.equal(result.verdict.split(' (')[0], shown?.split(' (')[0], 'the README\'s line up to its parentheses')
-  const shownDelay = /^event-loop: Doctor's rule: (slow: .*)$/m.exec(readme)?.[1]
-  t.equal(result.delayVerdict.split(' (')[0], shownDelay?.split(' (')[0], 'the README\'s second line up to its parentheses')
+  const shownRule = readme.split('\n').find((line) => line.startsWith(`event-loop: ${DOCTOR_RULE}: `))
+  t.equal(shownRule, `event-loop: ${DOCTOR_RULE}: slow: … (median …, p99 …, max …; loop busy … of the time)`, 'the README\'s rule line, its judgement and figures left out')
+  t.ok(readme.includes(`\`${words}\``), `the README names what the rule said here, \`${words}\``)
+})
+
+// npm run figures reads the longest delay from the rule's line by its
+// start, written again in figures/catalogue.js (no tool imports another's
+// command): the same words.
+t.test('figures/catalogue.js reads the rule\'s line by the words it starts with', async (t) => {
+  t.ok(readText(path.join(ROOT, 'figures', 'catalogue.js')).includes(`const DOCTOR_RULE = "${DOCTOR_RULE}"`))
 })
 
 t.test('fixed: no leak, no delay flagged (or not judged on a busy machine)', async (t) => {
