@@ -70,10 +70,15 @@ const REPRESENTATION = 'const representation = representationOf(content, version
  * request: fixed/ with its representation built anew each time, the body
  * serialized with JSON.stringify and its ETag a sha512 of it (quoted, with
  * 304 and HEAD as fixed/ answers them). Only verify's speed tells it from
- * fixed/ (test/serial/workshop/speed.test.js). Removed in teardown.
+ * fixed/ (test/serial/workshop/speed.test.js). `edit(source)` changes the
+ * code added (test/machine-mix.js scales its hashing or serialization).
+ * Removed in teardown.
  */
-function hashingCopy (t, name) {
-  return fixedCopy(t, name, (source) => source.replace(REPRESENTATION, 'const representation = hashedRepresentation(content, req.url, timestamp())') + `
+function hashingCopy (t, name, edit = (source) => source) {
+  return fixedCopy(t, name, (source) => source.replace(REPRESENTATION, 'const representation = hashedRepresentation(content, req.url, timestamp())') + edit(HASHED_REPRESENTATION))
+}
+
+const HASHED_REPRESENTATION = `
 // fast/'s work on every request (test/workshop/copies.js, hashingCopy).
 function hashedRepresentation (content, url, ts) {
   const { CACHE_CONTROL, seedBody } = require('../core/seed-contract')
@@ -86,7 +91,6 @@ function hashedRepresentation (content, url, ts) {
     notModifiedHeaders: { 'Cache-Control': CACHE_CONTROL, ETag: etag }
   }
 }
-`)
-}
+`
 
 module.exports = { TEST_COPY_PREFIX, testCopyName, workshopCopy, oneLineFixCopy, fixedCopy, hashingCopy }
