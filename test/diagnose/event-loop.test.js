@@ -5,7 +5,7 @@
 // or not as the machine's speed goes (an Intel Xeon's 600 requests passed
 // 100 ms, an AMD EPYC's mostly did not); fixed neither (or its delay not
 // judged on a busy machine). At other machine speeds:
-// test/serial/diagnose/machine-speeds.test.js.
+// test/machines/speeds.test.js.
 
 const t = require('tap')
 const path = require('node:path')

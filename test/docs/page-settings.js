@@ -87,7 +87,7 @@ const SETTINGS = [
   ...['15.6 ms ticks', 'rounded down to 15.6 ms', 'a 15.6 ms CPU clock'].map((text) => ({ text, holds: () => constant('test/workshop/fixtures/coarse-cpu-clock.js', 'TICK_MICROS') === 15625 })),
   { text: 'a tax of 100,000 instructions', holds: () => constant('test/bench/instruction-meter-run.test.js', 'TAX') === 100000 },
   { text: 'the tax reads as asked, within 10 %', holds: () => source('test/bench/instruction-meter-run.test.js').includes('Math.abs(added / TAX - 1) < 0.1') },
-  { text: 'holds the loop 120 ms of CPU a response', holds: () => source('test/serial/diagnose/machine-speeds.test.js').includes('fixedHoldingTheLoop(t, 120)') },
+  { text: 'holds the loop 120 ms of CPU a response', holds: () => source('test/machines/speeds.test.js').includes('fixedHoldingTheLoop(t, 120)') },
   { text: '3 s soak', holds: () => (source('test/soak/soak.test.js').match(/duration: 3,/g) ?? []).length === 2 }
 ]
 

@@ -3,7 +3,7 @@
 // verify's speed comparison (workshop/speed.js) and its verdict in words.
 // The copy that still hashes every body, a copy of fixed/ and the one-line
 // fix judged from real rounds at this machine's mix of costs and at four
-// others: speed-mixes.test.js. The workshop's other commands:
+// others: test/machines/verify-speed.test.js. The workshop's other commands:
 // workshop/commands.test.js.
 
 const t = require('tap')

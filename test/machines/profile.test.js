@@ -17,14 +17,14 @@
 
 const t = require('tap')
 const path = require('node:path')
-const { profile } = require('../../../diagnose/profile')
-const { REQUESTS_BY_SERVER } = require('../../../diagnose/load')
-const { resolveServerPath } = require('../../../tooling/server-path')
-const { ROOT } = require('../../../tooling/repo')
-const { readText } = require('../../read-text')
-const { skipOffMainLine } = require('../../skips')
-const { atSpeed } = require('../../machine-speed')
-const { MIXES, slowAtMix } = require('../../machine-mix')
+const { profile } = require('../../diagnose/profile')
+const { REQUESTS_BY_SERVER } = require('../../diagnose/load')
+const { resolveServerPath } = require('../../tooling/server-path')
+const { ROOT } = require('../../tooling/repo')
+const { readText } = require('../read-text')
+const { skipOffMainLine } = require('../skips')
+const { atSpeed } = require('../machine-speed')
+const { MIXES, slowAtMix } = require('../machine-mix')
 
 // slow's 600 requests at a quarter of the speed: 18 to 36 s of load on an
 // AMD EPYC beside others' runs, and the profile written after it.

@@ -8,12 +8,12 @@
 // other test, is docs/benchmark.md's "Goals on any machine".
 
 const t = require('tap')
-const { TARGETS } = require('../../../bench/protocol/targets')
-const { MODES } = require('../../../bench/judge/goals')
-const { runComparison } = require('../../../bench/measure/rounds')
-const { evaluateRun } = require('../../../bench/judge/evaluate')
-const { skipOffMainLine } = require('../../skips')
-const { MIXES, slowAtMix, fastAtMix } = require('../../machine-mix')
+const { TARGETS } = require('../../bench/protocol/targets')
+const { MODES } = require('../../bench/judge/goals')
+const { runComparison } = require('../../bench/measure/rounds')
+const { evaluateRun } = require('../../bench/judge/evaluate')
+const { skipOffMainLine } = require('../skips')
+const { MIXES, slowAtMix, fastAtMix } = require('../machine-mix')
 
 // bench:ci's protocol for two targets: seven rounds of a few seconds each.
 t.setTimeout(4 * 60 * 1000)

@@ -6,18 +6,18 @@
 // and verify's level 1, step 6): slow a leak, fast (one listener,
 // flat) none, at both ends, and fixed none at a quarter (a faster machine
 // is not emulated for fixed: test/machine-speed.js says why). This
-// machine's own speed: event-loop.test.js.
+// machine's own speed: test/diagnose/event-loop.test.js.
 // Doctor at both ends: test/clinic/clinic.test.js.
 
 const t = require('tap')
 const path = require('node:path')
-const { measureEventLoop } = require('../../../diagnose/event-loop')
-const { traceLeak } = require('../../../diagnose/trace-leak')
-const { verifyQuietly } = require('../../workshop/verify-quietly')
-const { ROOT } = require('../../../tooling/repo')
-const { readText } = require('../../read-text')
-const { skipOffMainLine } = require('../../skips')
-const { atSpeed, fixedAtSpeed, fixedHoldingTheLoop } = require('../../machine-speed')
+const { measureEventLoop } = require('../../diagnose/event-loop')
+const { traceLeak } = require('../../diagnose/trace-leak')
+const { verifyQuietly } = require('../workshop/verify-quietly')
+const { ROOT } = require('../../tooling/repo')
+const { readText } = require('../read-text')
+const { skipOffMainLine } = require('../skips')
+const { atSpeed, fixedAtSpeed, fixedHoldingTheLoop } = require('../machine-speed')
 
 // slow's 600 requests at a quarter of the speed: four times the time.
 t.setTimeout(240 * 1000)

@@ -13,13 +13,13 @@
 // of the same mix, each judged as verify judges yours (workshop/speed.js).
 
 const t = require('tap')
-const { TARGETS } = require('../../../bench/protocol/targets')
-const { measureSideBySide } = require('../../../bench/measure/side-by-side')
-const { judgeSpeed, speedDecided, SPEED_PROTOCOL, YOURS } = require('../../../workshop/speed')
-const { skipOffMainLine } = require('../../skips')
-const { MIXES, fastAtMix, hashingAtMix } = require('../../machine-mix')
-const { hashingCopy, oneLineFixCopy, fixedCopy } = require('../../workshop/copies')
-require('../../untapped-children')
+const { TARGETS } = require('../../bench/protocol/targets')
+const { measureSideBySide } = require('../../bench/measure/side-by-side')
+const { judgeSpeed, speedDecided, SPEED_PROTOCOL, YOURS } = require('../../workshop/speed')
+const { skipOffMainLine } = require('../skips')
+const { MIXES, fastAtMix, hashingAtMix } = require('../machine-mix')
+const { hashingCopy, oneLineFixCopy, fixedCopy } = require('../workshop/copies')
+require('../untapped-children')
 
 // Five servers a round, 8 to 12 rounds, at each of five mixes.
 t.setTimeout(10 * 60 * 1000)
