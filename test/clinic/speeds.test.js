@@ -36,8 +36,10 @@ for (const speed of [0.25, 4]) {
     const unseen = !flagged && UNSEEN_LEAK.test(`Doctor: ${result.unseen}`)
     // Beside other work Doctor judges nothing (machine.js), and says so.
     const notJudged = result.machine.busy && /^\S+: not judged: the machine was busy \(/.test(result.verdict)
+    // At either speed: Doctor's rule is in milliseconds, so whether it
+    // flags slow is the CPU's (a fast one keeps slow under it even at a
+    // quarter); that it says which, plainly, is the tool's.
     t.ok(flagged || unseen || notJudged, `${result.verdict}; ${result.unseen}`)
-    if (speed < 1) t.ok(flagged || notJudged, 'slower, the delay is flagged')
   })
 
   t.test(`flame on slow at ${speed} times this machine's speed: the after listener on top`, { skip }, async (t) => {
