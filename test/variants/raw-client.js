@@ -8,11 +8,12 @@ const net = require('node:net')
 
 /**
  * Send `raw` bytes on a fresh connection to `origin`, then `trickle` every
- * `everyMs` (if given), until the server closes the connection or `waitMs`
- * passed. Resolves to { received (latin1), ms (until the close), error
- * (the socket's error code, if the close came with one: ECONNRESET) }.
+ * `everyMs` (if given) while less than `trickleForMs` passed since the
+ * connect began, and read until the server closes the connection or
+ * `waitMs` passed. Resolves to { received (latin1), ms (until the close),
+ * error (the socket's error code, if the close came with one: ECONNRESET) }.
  */
-function rawExchange (origin, raw, { trickle = null, everyMs = 200, waitMs = 2000 } = {}) {
+function rawExchange (origin, raw, { trickle = null, everyMs = 200, trickleForMs = Infinity, waitMs = 2000 } = {}) {
   const { hostname, port } = new URL(origin)
   return new Promise((resolve) => {
     const started = Date.now()
@@ -24,7 +25,12 @@ function rawExchange (origin, raw, { trickle = null, everyMs = 200, waitMs = 200
     // (hostile-input.test.js failed so, about one run in ten on an AMD EPYC).
     const socket = net.connect(Number(port), hostname, () => {
       socket.write(raw)
-      if (trickle) dripping = setInterval(() => { if (socket.writable) socket.write(trickle) }, everyMs)
+      if (trickle) {
+        dripping = setInterval(() => {
+          if (Date.now() - started >= trickleForMs) clearInterval(dripping)
+          else if (socket.writable) socket.write(trickle)
+        }, everyMs)
+      }
     })
     let received = ''
     let error = null
