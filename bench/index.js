@@ -23,7 +23,7 @@ const text = require('./print/text')
 const { renderMarkdown } = require('./print/markdown')
 const { toBencherMetricFormat, toGithubBenchmark } = require('./print/ci-formats')
 const { renderHtml } = require('./print/html/page')
-const { terminalProgress } = require('./print/progress')
+const { terminalProgress, countOnProgress } = require('./print/progress')
 
 // Exit code of a baseline that cannot be judged here.
 const CANNOT_JUDGE_HERE = 3
@@ -81,19 +81,13 @@ async function main (argv, { stdout, stderr }) {
 // progress line on a terminal (print/progress.js).
 async function measureRounds ({ protocol, targets, cpuTax }, { machine, stdout, stderr, width }) {
   const progress = terminalProgress(stderr)
-  const total = protocol.rounds * protocol.targets.length
-  let done = 0
-  progress.show(`  0 of ${total} runs measured`)
+  const step = countOnProgress(progress, protocol.rounds * protocol.targets.length, 'runs')
   try {
     return await runComparison(protocol, {
       targets,
       cpuTax,
       machine,
-      onRun: (run) => {
-        progress.clear()
-        stdout.write(renderRoundLine(run, protocol, width))
-        progress.show(`  ${++done} of ${total} runs measured`)
-      }
+      onRun: (run) => step(() => stdout.write(renderRoundLine(run, protocol, width)))
     })
   } finally {
     progress.end()

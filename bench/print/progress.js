@@ -58,10 +58,27 @@ function terminalProgress (stream, { env = process.env, tickMs = TICK_MS, now = 
   }
 }
 
+/**
+ * A count on `progress`: shows `  0 of TOTAL WHAT measured` at once, and
+ * returns step(write), which erases the line, calls write() (the command's
+ * own line for the step just measured) and shows the count one higher.
+ */
+function countOnProgress (progress, total, what) {
+  let done = 0
+  const show = () => progress.show(`  ${done} of ${total} ${what} measured`)
+  show()
+  return (write) => {
+    progress.clear()
+    write()
+    done++
+    show()
+  }
+}
+
 // A line wider than the terminal wraps, and \r goes back to the start of
 // its last row only: every redraw would leave a row behind.
 function fit (line, columns) {
   return columns > 1 && line.length >= columns ? line.slice(0, columns - 1) : line
 }
 
-module.exports = { terminalProgress, NO_PROGRESS }
+module.exports = { terminalProgress, countOnProgress, NO_PROGRESS }

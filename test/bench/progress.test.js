@@ -7,7 +7,7 @@
 // commands print there is what they printed before.
 
 const t = require('tap')
-const { terminalProgress, NO_PROGRESS } = require('../../bench/print/progress')
+const { terminalProgress, countOnProgress, NO_PROGRESS } = require('../../bench/print/progress')
 
 const CLEAR_LINE = '\r\x1b[K'
 const TICK_MS = 20
@@ -88,4 +88,19 @@ t.test('anywhere but a terminal: nothing at all', async (t) => {
     t.same(stream.written, [], `${what}: not a byte written`)
   }
   t.equal(terminalProgress(undefined), NO_PROGRESS, 'no stream at all')
+})
+
+t.test('a count on the line: each step erases it, prints the command\'s line, and counts one more', async (t) => {
+  const shown = []
+  const events = []
+  const progress = {
+    show: (text) => { shown.push(text); events.push(`show ${text}`) },
+    clear: () => events.push('clear'),
+    end: () => events.push('end')
+  }
+  const step = countOnProgress(progress, 3, 'runs')
+  step(() => events.push('line 1'))
+  step(() => events.push('line 2'))
+  t.same(shown, ['  0 of 3 runs measured', '  1 of 3 runs measured', '  2 of 3 runs measured'], 'from 0, one more a step')
+  t.same(events.slice(1, 4), ['clear', 'line 1', 'show   1 of 3 runs measured'], 'erased before the command\'s line, drawn after it')
 })
