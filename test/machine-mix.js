@@ -64,11 +64,12 @@ function withMix (source, { work, factor }) {
   return scaled + (work === 'json' && factor < 1 ? LAST_JSON : '')
 }
 
-// `.update(x)`: x repeated `factor` times, or its first 1 / `factor`.
+// `.update(x)`: x repeated `factor` times, or its first 1 / `factor`; x
+// evaluated once, as in the original (it may be a serialization).
 function hashInput (factor) {
   return (argument) => factor > 1
     ? `.update(String(${argument}).repeat(${factor}))`
-    : `.update(String(${argument}).slice(0, Math.ceil(String(${argument}).length * ${factor})))`
+    : `.update(((input) => input.slice(0, Math.ceil(input.length * ${factor})))(String(${argument})))`
 }
 
 // `JSON.stringify(x)`: run `factor` times (the last one's string used), or
