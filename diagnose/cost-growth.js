@@ -16,18 +16,22 @@
 // more listeners: 575 against 75 on average along slow's 600 requests.
 const EARLY = [1 / 12, 2 / 12]
 const LATE = [11 / 12, 1]
-// Each window is cut in chunks and read as its cheapest: a garbage
+// Each window is cut in chunks and read as its median chunk: a garbage
 // collection or an optimizing compile on a background thread (both
-// counted in the process's CPU time) makes some chunks dearer, never all,
-// where a leak makes every late chunk dearer. On a CPU clock that moves in
-// coarse steps (Windows' 15.6 ms ticks) a chunk of a few responses reads
-// 0 or one step: there the window is read whole.
+// counted in the process's CPU time) makes a chunk dearer, and a mark
+// taken as a response finishes can fall before or after work already done
+// for the next ones (a server that answers in bursts, restify's chain
+// among them, finishes several in one turn): one chunk reads too cheap,
+// its neighbour too dear. The median is neither; the cheapest chunk was
+// the too-cheap one, and called a flat server a leak. On a CPU clock that
+// moves in coarse steps (Windows' 15.6 ms ticks) a chunk of a few
+// responses reads 0 or one step: there the window is read whole.
 const CHUNKS = 5
 const FINE_CPU_CLOCK_MICROS = 50
 // A leak is a server whose late responses cost at least twice its early
-// ones. slow reads 5 to 8 times at every speed this project emulates, a
-// flat server about 1, less where its early window still pays for warm-up
-// (docs/node-tools.md, "Leak or merely slow").
+// ones: slow reads several times that, a flat server about 1, less where
+// its early window still pays for warm-up (docs/node-tools.md, "Leak or
+// merely slow", and test/diagnose/event-loop.test.js).
 const LEAK_GROWTH = 2
 // Fewer responses than this say nothing about a trend: each window needs
 // a mark (10 responses) at least; from 600 on, one per chunk.
@@ -39,7 +43,7 @@ const MIN_RESPONSES = 120
  * smallest step of the server's CPU clock. Returns { measured: false, why }
  * when there are too few responses; otherwise { measured: true, responses
  * (in all), early, late ({ from, to, cpuMicros: CPU µs a response in the
- * window's cheapest chunk }), growth (late over early), leak }.
+ * window's median chunk }), growth (late over early), leak }.
  */
 function judgeCostGrowth (marks, { clockStepMicros = 1 } = {}) {
   const responses = marks.length > 0 ? marks[marks.length - 1][0] : 0
@@ -52,26 +56,28 @@ function judgeCostGrowth (marks, { clockStepMicros = 1 } = {}) {
     }
   }
   const chunks = clockStepMicros <= FINE_CPU_CLOCK_MICROS ? CHUNKS : 1
-  const early = cheapestChunk(marks, EARLY.map((share) => share * responses), chunks)
-  const late = cheapestChunk(marks, LATE.map((share) => share * responses), chunks)
+  const early = medianChunk(marks, EARLY.map((share) => share * responses), chunks)
+  const late = medianChunk(marks, LATE.map((share) => share * responses), chunks)
   const growth = late.cpuMicros / early.cpuMicros
   return { measured: true, responses, early, late, growth, leak: growth >= LEAK_GROWTH }
 }
 
 // The window of responses from `from` to `to` (counts), cut in `chunks` at
-// marks: { from, to, cpuMicros } of the window, cpuMicros its cheapest
+// marks: { from, to, cpuMicros } of the window, cpuMicros its median
 // chunk's CPU a response.
-function cheapestChunk (marks, [from, to], chunks) {
+function medianChunk (marks, [from, to], chunks) {
   const first = marks.indexOf(markAtOrAfter(marks, from))
   const last = marks.indexOf(markAtOrAfter(marks, to))
   const parts = Math.max(1, Math.min(chunks, last - first))
-  let cpuMicros = Infinity
+  const costs = []
   for (let i = 0; i < parts; i++) {
     const start = marks[first + Math.round((last - first) * i / parts)]
     const end = marks[first + Math.round((last - first) * (i + 1) / parts)]
-    if (end[0] > start[0]) cpuMicros = Math.min(cpuMicros, (end[1] - start[1]) / (end[0] - start[0]))
+    if (end[0] > start[0]) costs.push((end[1] - start[1]) / (end[0] - start[0]))
   }
-  return { from: marks[first][0] + 1, to: marks[last][0], cpuMicros }
+  costs.sort((x, y) => x - y)
+  const middle = (costs.length - 1) / 2
+  return { from: marks[first][0] + 1, to: marks[last][0], cpuMicros: (costs[Math.floor(middle)] + costs[Math.ceil(middle)]) / 2 }
 }
 
 function markAtOrAfter (marks, responses) {
