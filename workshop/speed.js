@@ -92,17 +92,34 @@ async function compareSpeed (entry, { leaking = false, protocol = SPEED_PROTOCOL
       onRun(run)
     }
   }
-  const timedRound = (roundNumber) => measure(timed.map((_, i) => timed[(i + roundNumber - 1) % timed.length]), roundNumber, 'time')
-  let rounds = 0
-  for (; rounds < protocol.rounds; rounds++) await timedRound(rounds + 1)
-  // A leaking yours is not among them: nothing to place between fixed/ and fast/.
-  const maxRounds = leaking ? rounds : Math.max(rounds, protocol.maxRounds ?? rounds)
-  while (rounds < maxRounds && !speedDecided(runs)) {
-    const last = Math.min(rounds + (protocol.moreRounds ?? 1), maxRounds)
-    for (; rounds < last; rounds++) await timedRound(rounds + 1)
-  }
+  const rounds = await measureRounds(timed, {
+    protocol,
+    // A leaking yours is not among them: nothing to place between fixed/ and fast/.
+    more: !leaking,
+    measureRound: (group, roundNumber) => measure(group, roundNumber, 'time'),
+    decided: () => speedDecided(runs)
+  })
   if (counted.length > 0) await measure(counted, 1, 'count')
   return { protocol: { ...protocol, rounds, targets: names }, runs, ...judgeSpeed(runs) }
+}
+
+/**
+ * Rounds of the servers `names`, loaded together, the first rotating from
+ * one round to the next: `protocol.rounds`, then, where `more`,
+ * `protocol.moreRounds` more at a time up to `protocol.maxRounds` while
+ * `decided()` is false. `measureRound(names, roundNumber)` measures one
+ * round, in that order. Resolves to the number of rounds measured.
+ */
+async function measureRounds (names, { protocol, more = true, measureRound, decided }) {
+  const round = (number) => measureRound(names.map((_, i) => names[(i + number - 1) % names.length]), number)
+  let rounds = 0
+  for (; rounds < protocol.rounds; rounds++) await round(rounds + 1)
+  const maxRounds = more ? Math.max(rounds, protocol.maxRounds ?? rounds) : rounds
+  while (rounds < maxRounds && !decided()) {
+    const last = Math.min(rounds + (protocol.moreRounds ?? 1), maxRounds)
+    for (; rounds < last; rounds++) await round(rounds + 1)
+  }
+  return rounds
 }
 
 /**
@@ -280,4 +297,4 @@ function shareText (share) {
   return share.toFixed(2)
 }
 
-module.exports = { compareSpeed, judgeSpeed, speedComparisons, speedBetween, speedVerdict, speedDecided, intervalText, shareText, SPEED_PROTOCOL, SPEED_ALPHA, FIXED_SHARE, FAST_SHARES, YOURS, BESIDE }
+module.exports = { compareSpeed, measureRounds, judgeSpeed, speedComparisons, speedBetween, speedVerdict, speedDecided, intervalText, shareText, SPEED_PROTOCOL, SPEED_ALPHA, FIXED_SHARE, FAST_SHARES, YOURS, BESIDE }

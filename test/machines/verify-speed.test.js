@@ -15,7 +15,7 @@
 const t = require('tap')
 const { TARGETS } = require('../../bench/protocol/targets')
 const { measureSideBySide } = require('../../bench/measure/side-by-side')
-const { judgeSpeed, speedDecided, SPEED_PROTOCOL, YOURS } = require('../../workshop/speed')
+const { measureRounds, judgeSpeed, speedDecided, SPEED_PROTOCOL, YOURS } = require('../../workshop/speed')
 const { skipOffMainLine } = require('../skips')
 const { MIXES, fastAtMix, hashingAtMix } = require('../machine-mix')
 const { hashingCopy, oneLineFixCopy, fixedCopy } = require('../workshop/copies')
@@ -54,24 +54,25 @@ for (const mix of [OWN_MIX, ...MIXES]) {
 
 /**
  * Every candidate ({ name: folder }) loaded with fixed and `fast` in the
- * same rounds, rotating, as verify's speed protocol measures yours; more
- * rounds while one of them is not placed. Returns { name: judgeSpeed }.
+ * same rounds, as verify's speed protocol measures yours (measureRounds);
+ * more rounds while one of them is not placed. Returns { name: judgeSpeed }.
  */
 async function placeTogether (candidates, fast) {
-  const sides = [
+  const sides = Object.fromEntries([
     { ...TARGETS.fixed, name: 'fixed' },
     { ...TARGETS.fast, name: 'fast', entry: fast },
     ...Object.entries(candidates).map(([name, entry]) => ({ name, entry }))
-  ].map((side) => ({ ...side, label: `mix-${side.name}` }))
+  ].map((side) => [side.name, { ...side, label: `mix-${side.name}` }]))
   const names = Object.keys(candidates)
   const runs = []
-  for (let round = 1; round <= SPEED_PROTOCOL.maxRounds; round++) {
-    const rotated = sides.map((_, i) => sides[(i + round - 1) % sides.length])
-    const measured = await measureSideBySide(rotated, SPEED_PROTOCOL)
-    for (const [target, figures] of Object.entries(measured)) runs.push({ target, round, by: 'time', ...figures })
-    const more = round - SPEED_PROTOCOL.rounds
-    if (more >= 0 && more % SPEED_PROTOCOL.moreRounds === 0 && names.every((name) => speedDecided(as(runs, name)))) break
-  }
+  await measureRounds(Object.keys(sides), {
+    protocol: SPEED_PROTOCOL,
+    measureRound: async (group, round) => {
+      const measured = await measureSideBySide(group.map((name) => sides[name]), SPEED_PROTOCOL)
+      for (const [target, figures] of Object.entries(measured)) runs.push({ target, round, by: 'time', ...figures })
+    },
+    decided: () => names.every((name) => speedDecided(as(runs, name)))
+  })
   return Object.fromEntries(names.map((name) => [name, judgeSpeed(as(runs, name))]))
 }
 
