@@ -87,7 +87,11 @@ const SETTINGS = [
   { text: 'a tax of 100,000 instructions', holds: () => constant('test/bench/instruction-meter-run.test.js', 'TAX') === 100000 },
   { text: 'the tax reads as asked, within 10 %', holds: () => source('test/bench/instruction-meter-run.test.js').includes('Math.abs(added / TAX - 1) < 0.1') },
   { text: 'holds the loop 120 ms of CPU a response', holds: () => source('test/machines/speeds.test.js').includes('fixedHoldingTheLoop(t, 120)') },
-  { text: '3 s soak', holds: () => (source('test/soak/soak.test.js').match(/duration: 3,/g) ?? []).length === 2 }
+  { text: '3 s soak', holds: () => (source('test/soak/soak.test.js').match(/duration: 3,/g) ?? []).length === 2 },
+  // bench:history's detector and its test (docs/history.md, docs/tests.md).
+  { text: 'with its 95 % interval', holds: () => constant('bench/history/shift.js', 'Z') === 1.959964 },
+  { text: 'none of 199 shuffles', holds: () => constant('bench/history/change-points.js', 'PERMUTATIONS') === 199 },
+  ...['noise spread over 0.01 %', 'one step of +0.1 %', 'a +0.1 % step'].map((text) => ({ text, holds: () => source('test/bench/history/change-points.test.js').includes('1e9 * (1 + 1e-4 * next())') && source('test/bench/history/change-points.test.js').includes('[[at, 0.001]]') }))
 ]
 
 module.exports = { SETTINGS }

@@ -89,7 +89,7 @@ const SHARED_ROOMS = {
   'bench/print': ['bench/judge', 'bench/protocol'],
   'bench/meters': ['bench/measure', 'bench/judge', 'bench/print', 'bench/protocol']
 }
-const COMMAND_ROOMS = [BENCH_COMMAND, 'bench/compare', 'bench/calibrate', 'bench/report', 'bench/serializer']
+const COMMAND_ROOMS = [BENCH_COMMAND, 'bench/compare', 'bench/calibrate', 'bench/history', 'bench/report', 'bench/serializer']
 // The commands that measure a piece of core/ in their own process rather
 // than a server: bench:serializer times the body's serializers, and takes
 // the body, its schema and its content from core/ so as to time the real ones.

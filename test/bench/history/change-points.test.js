@@ -1,0 +1,79 @@
+'use strict'
+
+// bench/history/change-points.js: E-divisive means, held to another
+// implementation's published test series (MongoDB's
+// signal-processing-algorithms, tests/test_detection.py and
+// tests/test_perf_1635.py), and to what a history needs of it: the same
+// answer on every run, a step found at its place, none where there is none.
+
+const t = require('tap')
+const { findChangePoints, qHat } = require('../../../bench/history/change-points')
+
+const fill = (length, value) => new Array(length).fill(value)
+const indices = (points) => points.map((point) => point.index)
+
+t.test("MongoDB's series: the same change points, and the same qHat where it prints it", async (t) => {
+  t.same(indices(findChangePoints([...fill(15, 50), ...fill(15, 100)])), [15], 'a simple regression')
+  t.same(indices(findChangePoints([...fill(14, 50), 74, ...fill(15, 100)])), [15], 'a point half-way, ahead')
+  t.same(indices(findChangePoints([...fill(14, 50), 76, ...fill(15, 100)])), [14], 'a point half-way, behind')
+  t.same(findChangePoints(fill(30, 50)), [], 'no regression')
+
+  const withOutlier = [...fill(15, 50), ...fill(15, 100)]
+  withOutlier[2] = 100
+  t.match(findChangePoints(withOutlier), [{ index: 15, qHat: 649.9999999999999 }], 'an outlier before the regression')
+
+  const twoSteps = [...fill(15, 50), ...fill(15, 100), ...fill(15, 150)]
+  twoSteps[2] = 100
+  t.match(findChangePoints(twoSteps), [{ index: 15, qHat: 649.9999999999999 }, { index: 30, qHat: 1209.1954022988505 }], 'two regressions')
+
+  // randint(1, 50) twenty times, randint(60, 120) twenty, randint(150, 250) twenty.
+  const randomIsh = [
+    41, 18, 23, 3, 32, 11, 40, 13, 29, 48, 47, 35, 18, 21, 6, 2, 23, 3, 4, 7,
+    120, 103, 102, 81, 71, 62, 115, 61, 108, 63, 70, 98, 65, 96, 64, 74, 70, 113, 90, 114,
+    208, 196, 153, 150, 225, 179, 206, 165, 177, 151, 218, 217, 244, 245, 229, 195, 225, 229, 176, 250
+  ]
+  t.match(findChangePoints(randomIsh), [{ index: 20, qHat: 893.578947368421 }, { index: 40, qHat: 2848.1169590643276 }], 'random-ish data from three ranges')
+})
+
+t.test("qHat at every split as MongoDB's canonical implementation prints it, scaled as it scales", async (t) => {
+  // Its canonical qHat scales by floor(nm / (n + m)) where the paper has
+  // nm / (n + m), and leaves the last three splits at 0.
+  const series = [1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3]
+  const published = [0, 0, 1.3777777777777778, 3.4444444444444438, 4.428571428571429, 2.971428571428571, 3.599999999999999, 2.342857142857143, 2.857142857142857, 4.666666666666666, 0, 0]
+  const q = qHat(series)
+  for (let n = 2; n < series.length - 2; n++) {
+    const m = series.length - n
+    const theirs = q[n] * Math.floor(n * m / (n + m)) / (n * m / (n + m))
+    t.ok(Math.abs(theirs - published[n]) < 1e-9, `split ${n}: ${theirs} against ${published[n]}`)
+  }
+})
+
+// Noise as a stand-in for a meter's: a generator seeded per series, so the
+// tally is the same on every run; a step ten times the noise's spread.
+function noisySeries (seed, length, steps) {
+  let state = seed
+  const next = () => { state = (state * 16807) % 2147483647; return state / 2147483647 - 0.5 }
+  return Array.from({ length }, (_, i) => 1e9 * (1 + 1e-4 * next()) * steps.reduce((scale, [at, by]) => i >= at ? scale * (1 + by) : scale, 1))
+}
+
+t.test('a step of +0.1 % in 60 points is found at its place in 19 series of 20, and nothing in flat ones', async (t) => {
+  let found = 0
+  let falseAlarms = 0
+  for (let seed = 1; seed <= 20; seed++) {
+    const at = 10 + (seed * 7) % 40
+    const points = findChangePoints(noisySeries(seed, 60, [[at, 0.001]]))
+    if (points.length === 1 && Math.abs(points[0].index - at) <= 1) found++
+    if (findChangePoints(noisySeries(1000 + seed, 60, [])).length > 0) falseAlarms++
+  }
+  t.ok(found >= 19, `${found} of 20 steps found`)
+  t.ok(falseAlarms <= 1, `${falseAlarms} of 20 flat series with a change point`)
+})
+
+t.test('two steps in one series: both', async (t) => {
+  t.same(indices(findChangePoints(noisySeries(7, 60, [[20, 0.001], [45, -0.0015]]))), [20, 45])
+})
+
+t.test('the same series, the same answer: the shuffles are seeded', async (t) => {
+  const series = noisySeries(3, 60, [[30, 0.0002]])
+  t.same(findChangePoints(series), findChangePoints(series))
+})

@@ -1,0 +1,63 @@
+'use strict'
+
+// `npm run bench:history -- changes FILE [--json]`: any series in a JSON
+// file, its change points in words or as JSON; bad input a clear message
+// and exit 2.
+
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { runCommand } = require('../../../tooling/command')
+const { command } = require('../../../bench/history')
+
+async function run (argv) {
+  let stdout = ''
+  let stderr = ''
+  const code = await runCommand(command, argv, { stdout: { write: (text) => { stdout += text } }, stderr: { write: (text) => { stderr += text } } })
+  return { code, stdout, stderr }
+}
+
+// tap's testdir() makes the folder afresh on each call: once a test.
+const folders = new WeakMap()
+function seriesFile (t, series) {
+  if (!folders.has(t)) folders.set(t, { dir: t.testdir(), files: 0 })
+  const folder = folders.get(t)
+  const file = path.join(folder.dir, `series-${++folder.files}.json`)
+  fs.writeFileSync(file, typeof series === 'string' ? series : JSON.stringify(series))
+  return file
+}
+
+const STEP = [...new Array(20).fill(1000), ...new Array(20).fill(1001)].map((value, i) => value + (i % 3) * 0.01)
+
+t.test('--json: one object per change point, index the first point after it', async (t) => {
+  const { code, stdout } = await run(['changes', seriesFile(t, STEP), '--json'])
+  t.equal(code, 0)
+  const changes = JSON.parse(stdout)
+  t.match(changes, [{ index: 20, pValue: 0.005, before: { from: 0, to: 20 }, after: { from: 20, to: 40 } }])
+  t.ok(Math.abs(changes[0].shift.percent - 0.1) < 0.001, `+0.1 %: ${changes[0].shift.percent}`)
+  const [low, high] = changes[0].shift.percentInterval
+  t.ok(low <= changes[0].shift.percent && changes[0].shift.percent <= high, `inside its interval: ${low} to ${high}`)
+})
+
+t.test('in words: where, how much, how sure', async (t) => {
+  const { code, stdout } = await run(['changes', seriesFile(t, STEP)])
+  t.equal(code, 0)
+  t.match(stdout, /^change at index 20: points 0 to 19, median 1,000\.01, then 20 to 39, median 1,001\.01: \+0\.100 % \(\+0\.09\d to \+0\.10\d %\), p = 0\.005\n$/)
+  t.equal((await run(['changes', seriesFile(t, new Array(30).fill(5))])).stdout, 'no change point in 30 points\n')
+})
+
+t.test('bad input: a clear message, exit 2', async (t) => {
+  for (const [argv, message] of [
+    [[], /name a subcommand: changes/],
+    [['record'], /unknown subcommand "record"/],
+    [['changes'], /changes needs a FILE/],
+    [['changes', path.join(path.dirname(seriesFile(t, [])), 'missing.json')], /cannot read .*missing\.json: ENOENT/],
+    [['changes', seriesFile(t, '[1, 2,')], /is not JSON/],
+    [['changes', seriesFile(t, { values: [1, 2] })], /is not a JSON array of numbers/],
+    [['changes', seriesFile(t, [1, '2', 3])], /is not a JSON array of numbers/]
+  ]) {
+    const { code, stderr } = await run(argv)
+    t.equal(code, 2, argv.join(' '))
+    t.match(stderr, message)
+  }
+})
