@@ -27,7 +27,8 @@ const path = require('node:path')
 const { runAsProcess, UsageError } = require('../tooling/command')
 const { resolveServerPath } = require('../tooling/server-path')
 const { spawnServer } = require('../tooling/spawn-server')
-const { parseLoadCommandLine, loadFor, defaultConnections, runLoad, describeLoad, describeOutcome, DOCTOR_CONNECTIONS, REQUESTS_BY_SERVER, DEFAULTS } = require('./load')
+const { parseLoadCommandLine, loadFor, defaultConnections, runLoad, describeLoad, describeOutcome, DOCTOR_CONNECTIONS, LEAKING_REQUESTS, DEFAULTS } = require('./load')
+const { LEAKING } = require('../tooling/targets')
 const { judgeMachine, describeMachine } = require('./machine')
 const { judgeCostGrowth, describeCostGrowth, LEAK_GROWTH } = require('./cost-growth')
 
@@ -50,7 +51,7 @@ const USAGE = `Usage: npm run event-loop -- <server> [--connections N] [--durati
 
 Runs \`node <server>\` with Node's event-loop delay monitor preloaded
 (perf_hooks), loads it as Doctor's run does (autocannon -c ${DOCTOR_CONNECTIONS} for
-${DEFAULTS.duration} s, slow for ${REQUESTS_BY_SERVER.slow} requests) and shows its delay every second.
+${DEFAULTS.duration} s, ${LEAKING.join(', ')} for ${LEAKING_REQUESTS} requests) and shows its delay every second.
 Then the verdict, whether it leaks: the CPU a response costs late in the
 load against early (a leak at ${LEAK_GROWTH} times or more), which the machine's
 speed does not move; and the delay by Doctor's rule (a median of ${FLAGGED_MEDIAN_MS} ms or

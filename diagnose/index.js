@@ -16,7 +16,8 @@ const { fork, spawnSync } = require('node:child_process')
 const { runAsProcess, UsageError } = require('../tooling/command')
 const { ROOT, VARIANTS, STORY_SERVERS, shownPath } = require('../tooling/repo')
 const { resolveServerPath } = require('../tooling/server-path')
-const { parseLoadCommandLine, DEFAULTS, REQUESTS_BY_SERVER, DOCTOR_CONNECTIONS, loadFor, defaultConnections, describeOutcome } = require('./load')
+const { parseLoadCommandLine, DEFAULTS, LEAKING_REQUESTS, DOCTOR_CONNECTIONS, loadFor, defaultConnections, describeOutcome } = require('./load')
+const { LEAKING } = require('../tooling/targets')
 const { formatFrames } = require('./frames-table')
 
 // clinic runs from here: its reports and its scratch files (Doctor's
@@ -36,7 +37,7 @@ const CLINIC_OVERHEAD_SECONDS = 180
 const USAGE = `Usage: node diagnose <tool> <server> [--connections N] [--duration SECONDS | --requests N]
 
 Runs clinic <tool> on \`node <server>\` while autocannon loads it
-(-c ${DEFAULTS.connections} for ${DEFAULTS.duration} s by default, slow for ${REQUESTS_BY_SERVER.slow} requests;
+(-c ${DEFAULTS.connections} for ${DEFAULTS.duration} s by default, ${LEAKING.join(', ')} for ${LEAKING_REQUESTS} requests;
 -c ${DOCTOR_CONNECTIONS} for doctor), without a browser or a terminal.
 A load that gets no 2xx response fails the run (exit 1): nothing to diagnose.
 The report lands in .clinic/; its path is printed.

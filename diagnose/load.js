@@ -11,17 +11,18 @@ const { fork } = require('node:child_process')
 const { cpuTimes } = require('../tooling/cpu-times')
 const { SEED_PATH } = require('../core/seed-contract')
 const { STORY_REQUEST_HEADERS } = require('../tooling/story-headers')
+const { isLeaking } = require('../tooling/targets')
 const { parseCommandLine, numberOption, UsageError } = require('../tooling/command')
 
 const LOAD_PROCESS = path.join(__dirname, 'load-process.js')
 const DEFAULTS = { connections: 100, duration: 5 }
-// slow is loaded by a count of requests, as the benchmark loads it: it adds
-// a listener per request, so what Doctor and Flame see depends on how many
+// A leaking target (the catalogue's `leaking`: slow) is loaded by a count of
+// requests, as the benchmark loads it: slow adds a listener per request, so what Doctor and Flame see depends on how many
 // requests it has served, and a load by seconds would show a fast laptop a
 // different server from a slow one (Doctor's verdict moved from event-loop
 // to gc on one machine as it sped up). docs/diagnose.md, "The load",
 // says why.
-const REQUESTS_BY_SERVER = { slow: 600 }
+const LEAKING_REQUESTS = 600
 // Doctor gets autocannon's own default of 10 connections instead. libuv
 // (since its PR #3696, in every Node this project supports) accepts one
 // connection per event-loop turn, so a blocked server like slow takes one
@@ -55,7 +56,7 @@ function loadFor (variant, { connections, duration, requests }) {
 function loadSize (variant, { duration, requests }) {
   if (requests) return { amount: requests }
   if (duration) return { duration }
-  if (REQUESTS_BY_SERVER[variant]) return { amount: REQUESTS_BY_SERVER[variant] }
+  if (isLeaking(variant)) return { amount: LEAKING_REQUESTS }
   return { duration: DEFAULTS.duration }
 }
 
@@ -152,4 +153,4 @@ function parseLoadCommandLine (argv, tool) {
   }
 }
 
-module.exports = { parseLoadCommandLine, DEFAULTS, REQUESTS_BY_SERVER, DOCTOR_CONNECTIONS, loadFor, defaultConnections, runLoad, cpuDuring, describeLoad, describeOutcome }
+module.exports = { parseLoadCommandLine, DEFAULTS, LEAKING_REQUESTS, DOCTOR_CONNECTIONS, loadFor, defaultConnections, runLoad, cpuDuring, describeLoad, describeOutcome }

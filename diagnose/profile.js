@@ -16,7 +16,8 @@ const { spawnServer } = require('../tooling/spawn-server')
 const { runAsProcess, UsageError } = require('../tooling/command')
 const { ROOT, VARIANTS, shownPath } = require('../tooling/repo')
 const { resolveServerPath } = require('../tooling/server-path')
-const { parseLoadCommandLine, DEFAULTS, REQUESTS_BY_SERVER, loadFor, defaultConnections, runLoad, describeLoad, describeOutcome } = require('./load')
+const { parseLoadCommandLine, DEFAULTS, LEAKING_REQUESTS, loadFor, defaultConnections, runLoad, describeLoad, describeOutcome } = require('./load')
+const { LEAKING } = require('../tooling/targets')
 const { parseCpuProfile, hottestFrames, ownFramesByTotal, callTree } = require('./cpu-profile')
 const { flameGraphPage } = require('./flame-graph-page')
 const { formatFrames } = require('./frames-table')
@@ -28,7 +29,7 @@ const PROFILE_DIR = path.join(ROOT, '.profile')
 const USAGE = `Usage: npm run profile -- SERVER [--connections N] [--duration SECONDS | --requests N]
 
 Runs \`node --cpu-prof SERVER\` under the load \`npm run flame\` puts on it
-(autocannon -c ${DEFAULTS.connections} for ${DEFAULTS.duration} s; slow for ${REQUESTS_BY_SERVER.slow} requests), then prints the
+(autocannon -c ${DEFAULTS.connections} for ${DEFAULTS.duration} s; ${LEAKING.join(', ')} for ${LEAKING_REQUESTS} requests), then prints the
 hottest functions by self time and this repo's functions by time on the
 stack. A load that gets no 2xx response fails the run (exit 1).
   SERVER  a variant (${VARIANTS.join(', ')}), a story's server (stories/crypto/slow.js),

@@ -11,6 +11,7 @@
 const autocannon = require('autocannon')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
 const { resolveServerPath } = require('../tooling/server-path')
+const { isLeaking } = require('../tooling/targets')
 const { startTarget } = require('../tooling/target-process')
 
 const USAGE = `Usage: npm run soak -- <server> [--duration SECONDS] [--connections N]
@@ -83,7 +84,7 @@ function summarize (variant, duration, connections, result, samples) {
   const rssGrowth = last.rss - warmedUp.rss
   const requests = result.requests.total
   const checks = []
-  if (variant === 'slow') {
+  if (isLeaking(variant)) {
     checks.push({
       name: 'the leak',
       pass: true,

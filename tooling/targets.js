@@ -118,4 +118,10 @@ const entriesOf = (kind) => [...new Set(CATALOGUE.filter((row) => row.kind === k
 const VARIANTS = entriesOf('variant')
 const STORY_SERVERS = entriesOf('story')
 
-module.exports = { CATALOGUE, TARGETS, VARIANTS, STORY_SERVERS, targetsIn, theTargetIn }
+// The leaking targets (slow), and whether a server by `name` (as
+// tooling/server-path.js names it) is one: the diagnoses load it by a count
+// of requests, and soak reads its leak rather than holding its memory flat.
+const LEAKING = CATALOGUE.filter((row) => row.leaking).map((row) => row.name)
+const isLeaking = (name) => LEAKING.includes(name)
+
+module.exports = { CATALOGUE, TARGETS, VARIANTS, STORY_SERVERS, LEAKING, isLeaking, targetsIn, theTargetIn }

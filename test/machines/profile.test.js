@@ -18,7 +18,7 @@
 const t = require('tap')
 const path = require('node:path')
 const { profile } = require('../../diagnose/profile')
-const { REQUESTS_BY_SERVER } = require('../../diagnose/load')
+const { LEAKING_REQUESTS } = require('../../diagnose/load')
 const { resolveServerPath } = require('../../tooling/server-path')
 const { ROOT } = require('../../tooling/repo')
 const { readText } = require('../read-text')
@@ -37,7 +37,7 @@ for (const speed of [0.25, 4]) {
     const server = resolveServerPath(atSpeed(t, speed))
     // A copy is loaded as slow is by `npm run profile -- slow`: by its
     // count of requests (a copy's name is not slow's, so it is given).
-    const result = await profile(server, { requests: REQUESTS_BY_SERVER.slow, dir: t.testdir() })
+    const result = await profile(server, { requests: LEAKING_REQUESTS, dir: t.testdir() })
     t.equal(result.code, 0, result.error)
     const { frames } = result.hottest
     t.ok(isAfterListener(frames[0].location), `the hottest frame by self time is the after listener: ${sharesOf(frames)}`)
@@ -46,7 +46,7 @@ for (const speed of [0.25, 4]) {
 
 for (const mix of MIXES.filter(({ factor }) => factor < 1)) {
   t.test(`${mix.name}: the after listener on top of the profile`, { skip }, async (t) => {
-    const result = await profile(resolveServerPath(slowAtMix(t, mix)), { requests: REQUESTS_BY_SERVER.slow, dir: t.testdir() })
+    const result = await profile(resolveServerPath(slowAtMix(t, mix)), { requests: LEAKING_REQUESTS, dir: t.testdir() })
     t.equal(result.code, 0, result.error)
     const { frames } = result.hottest
     t.ok(isAfterListener(frames[0].location), `the hottest frame by self time is the after listener: ${sharesOf(frames)}`)
