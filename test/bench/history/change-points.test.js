@@ -35,6 +35,24 @@ t.test("MongoDB's series: the same change points, and the same qHat where it pri
   t.match(findChangePoints(randomIsh), [{ index: 20, qHat: 893.578947368421 }, { index: 40, qHat: 2848.1169590643276 }], 'random-ish data from three ranges')
 })
 
+// docs/history.md says why this one of their series is left out: their
+// test expects 15 and 33, on the draws of their seed with a p-value that
+// leaves the series itself out; here the split at 33, the first candidate,
+// is reached by about one shuffle in fifty, which does not stand at 1/200.
+t.test("MongoDB's step and recovery: its first candidate, at 33, is reached by about one shuffle in fifty", async (t) => {
+  const series = fill(45, 50)
+  series[2] = 100
+  for (let i = 15; i < 30; i++) series[i] = 100
+  series[32] = 100
+  t.same(findChangePoints(series), [])
+  const q = qHat(series)
+  t.equal(q.indexOf(Math.max(...q)), 33, 'the whole series splits best at 33')
+  // With every candidate kept, the split at 33 is among them, with its p.
+  const first = findChangePoints(series, { alpha: 1 }).find((point) => point.index === 33)
+  t.ok(first, 'a candidate at 33')
+  t.ok(first.probability > 1 / 100 && first.probability < 1 / 25, `p = ${first.probability}`)
+})
+
 t.test("qHat at every split as MongoDB's canonical implementation prints it, scaled as it scales", async (t) => {
   // Its canonical qHat scales by floor(nm / (n + m)) where the paper has
   // nm / (n + m), and leaves the last three splits at 0.
