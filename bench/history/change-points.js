@@ -59,9 +59,9 @@ function findChangePoints (series, { alpha = ALPHA, permutations = PERMUTATIONS,
 // `offset`), qHat }, or null when it is too short to split.
 function bestSplit (values, offset) {
   const q = qHat(values)
-  let index = -1
-  for (let tau = 0; tau < q.length; tau++) if (q[tau] > (index < 0 ? -Infinity : q[index])) index = tau
-  return index < 0 || !(q[index] > 0) ? null : { index: index + offset, qHat: q[index] }
+  let index = 0
+  for (let tau = 1; tau < q.length; tau++) if (q[tau] > q[index]) index = tau
+  return q[index] > 0 ? { index: index + offset, qHat: q[index] } : null
 }
 
 /**
