@@ -8,45 +8,41 @@
 // machine, which shortens every turn alike, does not move it. Pure: the
 // marks come from event-loop-probe.js.
 
-// The two windows compared, in shares of the load's responses: early, the
-// second twelfth (past the first responses, which pay for the JIT's
-// warm-up: fast's first hundreds cost 3 to 10 times its later ones); late,
-// the last twelfth. A listener added per request makes a response in the
-// late window cost about as many times one in the early window as it runs
-// more listeners: 575 against 75 on average along slow's 600 requests.
-const EARLY = [1 / 12, 2 / 12]
-const LATE = [11 / 12, 1]
-// Each window is cut in chunks and read as its median chunk: a garbage
-// collection or an optimizing compile on a background thread (both
-// counted in the process's CPU time) makes a chunk dearer, and a mark
-// taken as a response finishes can fall before or after work already done
-// for the next ones (a server that answers in bursts, restify's chain
-// among them, finishes several in one turn): one chunk reads too cheap,
-// its neighbour too dear. The median is neither; the cheapest chunk was
-// the too-cheap one, and called a flat server a leak. On a CPU clock that
-// moves in coarse steps (Windows' 15.6 ms ticks) a chunk of a few
-// responses reads 0 or one step: there the window is read whole.
-const CHUNKS = 5
-const FINE_CPU_CLOCK_MICROS = 50
+const { median } = require('../bench/judge/stats')
+
+// The load is cut in parts, each read as the CPU a response cost in it,
+// and a line drawn through them with Sen's slope, the median of the slopes
+// between every two parts: a cost paid once (V8's optimizing compiler
+// reaching restify's hot code thousands of responses in, a collection, a
+// busier second) makes one part dear, and a median does not follow one
+// part. The first part pays for the JIT's warm-up and is left out.
+const PARTS = 24
+// On a CPU clock that moves in coarse steps (Windows' 15.6 ms ticks) a
+// part that used little CPU reads 0 or a step: there each part is made
+// long enough to hold this many steps, in fewer parts, and a load too
+// short for that many is not judged.
+const STEPS_A_PART = 10
+const MIN_PARTS = 6
 // A leak is a server whose late responses cost at least twice its early
 // ones: slow reads several times that, a flat server about 1, less where
-// its early window still pays for warm-up (docs/node-tools.md, "Leak or
+// its early parts still pay for warm-up (docs/node-tools.md, "Leak or
 // merely slow", and test/diagnose/event-loop.test.js).
 const LEAK_GROWTH = 2
-// Fewer responses than this say nothing about a trend: each window needs
-// a mark (10 responses) at least; from 600 on, one per chunk.
-const MIN_RESPONSES = 120
+// Fewer responses than this say nothing about a trend: a part needs a mark
+// (the probe takes one every 10 responses) at least.
+const MIN_RESPONSES = 10 * PARTS
 
 /**
  * `marks`: [[responses finished, CPU µs used], …] from the start of the
  * load, the first [0, 0], one every 10 responses; `clockStepMicros`, the
  * smallest step of the server's CPU clock. Returns { measured: false, why }
- * when there are too few responses; otherwise { measured: true, responses
- * (in all), early, late ({ from, to, cpuMicros: CPU µs a response in the
- * window's median chunk }), growth (late over early), leak }.
+ * when there are too few responses or too little CPU to read; otherwise
+ * { measured: true, responses (in all), early, late ({ at, cpuMicros }: the
+ * CPU µs a response on the line at the middle of its first part and of its
+ * last), growth (late over early), leak }.
  */
 function judgeCostGrowth (marks, { clockStepMicros = 1 } = {}) {
-  const responses = marks.length > 0 ? marks[marks.length - 1][0] : 0
+  const [responses, cpuMicros] = marks.length > 0 ? marks[marks.length - 1] : [0, 0]
   if (responses < MIN_RESPONSES) {
     return {
       measured: false,
@@ -55,48 +51,65 @@ function judgeCostGrowth (marks, { clockStepMicros = 1 } = {}) {
         : `only ${responses.toLocaleString('en-US')} responses, fewer than the ${MIN_RESPONSES} it takes to see a trend`
     }
   }
-  const chunks = clockStepMicros <= FINE_CPU_CLOCK_MICROS ? CHUNKS : 1
-  const early = medianChunk(marks, EARLY.map((share) => share * responses), chunks)
-  const late = medianChunk(marks, LATE.map((share) => share * responses), chunks)
+  const parts = Math.min(PARTS, Math.floor(cpuMicros / (STEPS_A_PART * clockStepMicros)))
+  if (parts < MIN_PARTS) {
+    return {
+      measured: false,
+      why: `the server's CPU clock moves in steps of ${cpuTime(clockStepMicros)}, and the load used ${cpuTime(cpuMicros)} of CPU: too little to see a trend`
+    }
+  }
+  const costs = partCosts(marks, parts).slice(1)
+  const line = senLine(costs)
+  // Where the cost grew faster than a line, the line can fall under what
+  // any part cost, even under 0: the cheapest part is its floor.
+  const cheapest = Math.min(...costs.map((part) => part.cpuMicros))
+  const onLine = ({ at }) => ({ at, cpuMicros: Math.max(cheapest, line(at)) })
+  const early = onLine(costs[0])
+  const late = onLine(costs[costs.length - 1])
   const growth = late.cpuMicros / early.cpuMicros
   return { measured: true, responses, early, late, growth, leak: growth >= LEAK_GROWTH }
 }
 
-// The window of responses from `from` to `to` (counts), cut in `chunks` at
-// marks: { from, to, cpuMicros } of the window, cpuMicros its median
-// chunk's CPU a response.
-function medianChunk (marks, [from, to], chunks) {
-  const first = marks.indexOf(markAtOrAfter(marks, from))
-  const last = marks.indexOf(markAtOrAfter(marks, to))
-  const parts = Math.max(1, Math.min(chunks, last - first))
+// The load cut in `parts` at marks: [{ at (its middle response), cpuMicros
+// (CPU µs a response in it) }, …].
+function partCosts (marks, parts) {
+  const responses = marks[marks.length - 1][0]
+  const markAt = (share) => marks.find(([count]) => count >= share * responses)
   const costs = []
   for (let i = 0; i < parts; i++) {
-    const start = marks[first + Math.round((last - first) * i / parts)]
-    const end = marks[first + Math.round((last - first) * (i + 1) / parts)]
-    if (end[0] > start[0]) costs.push((end[1] - start[1]) / (end[0] - start[0]))
+    const [startCount, startMicros] = markAt(i / parts)
+    const [endCount, endMicros] = markAt((i + 1) / parts)
+    if (endCount === startCount) continue
+    costs.push({ at: Math.round((startCount + 1 + endCount) / 2), cpuMicros: (endMicros - startMicros) / (endCount - startCount) })
   }
-  costs.sort((x, y) => x - y)
-  const middle = (costs.length - 1) / 2
-  return { from: marks[first][0] + 1, to: marks[last][0], cpuMicros: (costs[Math.floor(middle)] + costs[Math.ceil(middle)]) / 2 }
+  return costs
 }
 
-function markAtOrAfter (marks, responses) {
-  return marks.find(([count]) => count >= responses)
+// Sen's line through points { at, cpuMicros }: its slope the median of the
+// slopes between every two, through the median of what each point leaves
+// over the slope. Returns the line as a function of the response count.
+function senLine (points) {
+  const slopes = []
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      slopes.push((points[j].cpuMicros - points[i].cpuMicros) / (points[j].at - points[i].at))
+    }
+  }
+  const slope = median(slopes)
+  const intercept = median(points.map((point) => point.cpuMicros - slope * point.at))
+  return (responses) => intercept + slope * responses
 }
 
 /**
  * The reading in a participant's words: what one response cost early in
- * the load and late in it, and how many times that is.
+ * the load and late in it, on the line through it, and how many times that
+ * is.
  */
 function describeCostGrowth (growth) {
   if (!growth.measured) return `the CPU a response costs was not measured: ${growth.why}`
   const { early, late } = growth
-  return `${cpuTime(early.cpuMicros)} of CPU a response over requests ${range(early)}, ` +
-    `${cpuTime(late.cpuMicros)} over ${range(late)}: ${times(growth.growth)}`
-}
-
-function range ({ from, to }) {
-  return `${count(from)} to ${count(to)}`
+  return `${cpuTime(early.cpuMicros)} of CPU a response around request ${count(early.at)}, ` +
+    `${cpuTime(late.cpuMicros)} around request ${count(late.at)}, on its trend: ${times(growth.growth)}`
 }
 
 function count (n) {

@@ -53,7 +53,7 @@ Runs \`node <server>\` with Node's event-loop delay monitor preloaded
 (perf_hooks), loads it as Doctor's run does (autocannon -c ${DOCTOR_CONNECTIONS} for
 ${DEFAULTS.duration} s, ${LEAKING.join(', ')} for ${LEAKING_REQUESTS} requests) and shows its delay every second.
 Then the verdict, whether it leaks: the CPU a response costs late in the
-load against early (a leak at ${LEAK_GROWTH} times or more), which the machine's
+load against early, on its trend (a leak at ${LEAK_GROWTH} times or more), which the machine's
 speed does not move; and the delay by Doctor's rule (a median of ${FLAGGED_MEDIAN_MS} ms or
 more, or one of ${FLAGGED_MAX_MS} ms), which it does: a fast machine keeps slow under it.
   server:   a variant (slow, fast, fixed), a story's server,

@@ -6,6 +6,8 @@
 // server from inside it (Doctor's, event-loop.js's) rests on. Pure: the
 // figures come from load.js's cpuDuring and the server's own samples.
 
+const { median } = require('../bench/judge/stats')
+
 // A machine is too busy to judge the server on when other processes took
 // at least this share of all its CPU during the load, and less than a core
 // was left idle on average (so the server could not just run on the idle
@@ -68,12 +70,6 @@ function judgeMachine (cpu, samples) {
   const serverMedianCores = median(during.slice(1).map((s) => s.cpu))
   const loadCores = cpu.loadMs / wallMs
   return { measured: true, othersShare, idleCores, serverCores, serverMedianCores, loadCores, busy, blockedShare, delayBeyondMachine }
-}
-
-function median (values) {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = sorted.length >> 1
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 // The words every verdict uses for what the machine did: `others` what

@@ -44,12 +44,12 @@ t.test('the verdict: flagged, not flagged, not judged, in Doctor\'s words', asyn
 })
 
 t.test('the leak\'s verdict: a leak, no leak, slow but no leak, not judged', async (t) => {
-  const reading = { measured: true, early: { from: 51, to: 100, cpuMicros: 2400 }, late: { from: 551, to: 600, cpuMicros: 13000 }, growth: 5.42, leak: true }
+  const reading = { measured: true, early: { at: 41, cpuMicros: 2400 }, late: { at: 591, cpuMicros: 13000 }, growth: 5.42, leak: true }
   t.equal(describeLeakVerdict('slow', reading, true),
-    'slow: a leak: each response costs more CPU than the ones before (2.4 ms of CPU a response over requests 51 to 100, 13 ms over 551 to 600: 5.4 times)')
-  const flat = { ...reading, late: { from: 551, to: 600, cpuMicros: 2300 }, growth: 0.96, leak: false }
+    'slow: a leak: each response costs more CPU than the ones before (2.4 ms of CPU a response around request 41, 13 ms around request 591, on its trend: 5.4 times)')
+  const flat = { ...reading, late: { at: 591, cpuMicros: 2300 }, growth: 0.96, leak: false }
   t.equal(describeLeakVerdict('fixed', flat, false),
-    'fixed: no leak: a response costs no more late in the load than early (2.4 ms of CPU a response over requests 51 to 100, 2.3 ms over 551 to 600: 1.0 times)')
+    'fixed: no leak: a response costs no more late in the load than early (2.4 ms of CPU a response around request 41, 2.3 ms around request 591, on its trend: 1.0 times)')
   t.match(describeLeakVerdict('crypto-slow', flat, true), /^crypto-slow: no leak, but slow: a response costs no more late in the load than early \(.*\), and Doctor's rule flags its delay$/)
   t.equal(describeLeakVerdict('cluster', { measured: false, why: 'no response' }, false), 'cluster: leak not judged: the CPU a response costs was not measured: no response')
 })
