@@ -28,9 +28,10 @@ const MIN_PARTS = 6
 // its early parts still pay for warm-up (docs/node-tools.md, "Leak or
 // merely slow", and test/diagnose/event-loop.test.js).
 const LEAK_GROWTH = 2
-// Fewer responses than this say nothing about a trend: a part needs a mark
-// (the probe takes one every 10 responses) at least.
-const MIN_RESPONSES = 10 * PARTS
+// A part needs a mark at least (the probe takes one every 10 responses),
+// and fewer responses than this say nothing about a trend.
+const RESPONSES_PER_MARK = 10
+const MIN_RESPONSES = 120
 
 /**
  * `marks`: [[responses finished, CPU µs used], …] from the start of the
@@ -51,7 +52,7 @@ function judgeCostGrowth (marks, { clockStepMicros = 1 } = {}) {
         : `only ${responses.toLocaleString('en-US')} responses, fewer than the ${MIN_RESPONSES} it takes to see a trend`
     }
   }
-  const parts = Math.min(PARTS, Math.floor(cpuMicros / (STEPS_A_PART * clockStepMicros)))
+  const parts = Math.min(PARTS, Math.floor(responses / RESPONSES_PER_MARK), Math.floor(cpuMicros / (STEPS_A_PART * clockStepMicros)))
   if (parts < MIN_PARTS) {
     return {
       measured: false,

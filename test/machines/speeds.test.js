@@ -93,7 +93,7 @@ t.test('a flat server, slow as far as the CPU is: no leak', { skip }, async (t) 
 // fixed holding the loop 120 ms of CPU time a response: slow however fast
 // the CPU (past Doctor's 100 ms in every response), and flat. One
 // connection: responses whose handlers run in one turn of the loop finish
-// together, so under concurrency a chunk of marks is charged more or less
+// together, so under concurrency a part of the load is charged more or less
 // than its own responses' CPU (beside npm run cpu-hog, a copy holding 20 ms
 // at the default connections read from 0.7 to 2.0 times, 2 being a leak).
 // One at a time, each chunk is its own responses' CPU.
