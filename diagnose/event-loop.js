@@ -202,9 +202,9 @@ function formatSamples (variant, samples) {
 
 function parseEventLoopCommandLine (argv) {
   const { positionals: [server, ...rest], load } = parseLoadCommandLine(argv, 'event-loop')
-  const { entry } = resolveServerPath(server)
+  const resolved = resolveServerPath(server)
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
-  return { server: entry, ...load }
+  return { server: resolved, ...load }
 }
 
 async function main (argv, { stdout, stderr }) {

@@ -212,9 +212,9 @@ function resolveOrNull (id) {
 function parseDiagnoseCommandLine (argv) {
   const { positionals: [tool, server, ...rest], load } = parseLoadCommandLine(argv, ([tool]) => tool)
   if (!TOOLS.includes(tool)) throw new UsageError(`unknown tool "${tool ?? ''}": choose from ${TOOLS.join(', ')}`)
-  const { entry } = resolveServerPath(server)
+  const resolved = resolveServerPath(server)
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
-  return { tool, server: entry, ...load }
+  return { tool, server: resolved, ...load }
 }
 
 async function main (argv, { stdout, stderr }) {

@@ -32,13 +32,14 @@ const SAMPLE_EVERY_MS = 1000
 const MB = 2 ** 20
 
 /**
- * Soak `entry` (a variant's name or a server's path) for `duration`
+ * Soak `server` (a variant's name, a server's path, or resolveServerPath's
+ * answer) for `duration`
  * seconds. Resolves to { variant, duration, connections, requests, errors,
  * timeouts, non2xx, samples, heapGrowth, rssGrowth, checks: [{ name, pass,
  * detail }] }.
  */
-async function soak (entry, { duration = 60, connections = 100, log = () => {} } = {}) {
-  const variant = resolveServerPath(entry).name
+async function soak (target, { duration = 60, connections = 100, log = () => {} } = {}) {
+  const { entry, name: variant } = resolveServerPath(target)
   const server = await startTarget(entry, { nodeArgs: ['--expose-gc'] })
   const samples = []
   const started = Date.now()
@@ -134,21 +135,20 @@ function parseSoakCommandLine (argv) {
     connections: { type: 'string' }
   }, { positionals: true })
   const [server, ...rest] = positionals
-  const { entry, name } = resolveServerPath(server)
+  const resolved = resolveServerPath(server)
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
   return {
-    entry,
-    name,
+    server: resolved,
     duration: numberOption('duration', values.duration, 60, { min: 2 }),
     connections: numberOption('connections', values.connections, 100, { min: 1, integer: true })
   }
 }
 
 async function main (argv, { stdout }) {
-  const { entry, name, duration, connections } = parseSoakCommandLine(argv)
+  const { server, duration, connections } = parseSoakCommandLine(argv)
   const print = (line) => stdout.write(line + '\n')
-  print(`Soak: ${name}, autocannon -c ${connections} for ${duration} s; memory after a full GC, sampled every ${SAMPLE_EVERY_MS / 1000} s`)
-  const report = await soak(entry, { duration, connections, log: print })
+  print(`Soak: ${server.name}, autocannon -c ${connections} for ${duration} s; memory after a full GC, sampled every ${SAMPLE_EVERY_MS / 1000} s`)
+  const report = await soak(server, { duration, connections, log: print })
   print(`\n${report.requests} requests, ${report.errors} errors, ${report.timeouts} timeouts, ${report.non2xx} non-2xx`)
   for (const check of report.checks) print(`${check.pass ? 'PASS' : 'FAIL'}  ${check.name}: ${check.detail}`)
   return report.checks.every((c) => c.pass) ? 0 : 1

@@ -14,9 +14,13 @@ const { UsageError } = require('./command')
  * `name` how the tools print it (relative to the repo's root when inside
  * it, with no trailing slash or `/index.js`). A relative path is taken from
  * where the user ran npm (npm sets INIT_CWD), or from `cwd`. Throws a
- * UsageError saying what to give when nothing is there.
+ * UsageError saying what to give when nothing is there. An answer of this
+ * function is returned as it is: a command resolves its argument as it
+ * parses it (a usage error exits 2 before anything starts) and hands the
+ * answer to the tool, which takes a name or a path from its other callers.
  */
 function resolveServerPath (text, { cwd = process.env.INIT_CWD || process.cwd() } = {}) {
+  if (typeof text?.entry === 'string' && typeof text.name === 'string') return text
   if (typeof text !== 'string' || text === '') {
     throw new UsageError(`name a server: a variant (${VARIANTS.join(', ')}), a story's server, or the path of your own folder or file`)
   }

@@ -203,21 +203,22 @@ function parseVerifyCommandLine (argv) {
     watch: { type: 'boolean', default: false }
   }, { positionals: true, allowNegative: true })
   const [target, ...rest] = positionals
-  const { entry } = resolveServerPath(target)
+  const server = resolveServerPath(target)
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
   const level = numberOption('level', values.level, TOP_LEVEL, { min: 0, integer: true, max: TOP_LEVEL })
   let speedSkipped = null
   if (values.watch) speedSkipped = '--watch checks the levels on every save; run verify without it to measure the speed'
   else if (values.speed === false) speedSkipped = '--no-speed'
   else if (level < TOP_LEVEL && values.speed !== true) speedSkipped = `--level ${level}; add --speed to measure it`
-  return { entry, level, speed: speedSkipped === null, speedSkipped, watch: values.watch }
+  return { server, level, speed: speedSkipped === null, speedSkipped, watch: values.watch }
 }
 
 async function main (argv, { stdout, stderr }) {
-  const { entry, level, speed, speedSkipped, watch: watching } = parseVerifyCommandLine(argv)
+  const { server, level, speed, speedSkipped, watch: watching } = parseVerifyCommandLine(argv)
   const print = (text) => stdout.write(text + '\n')
-  const runOnce = () => verify(entry, { level, speed, speedSkipped, print, progress: terminalProgress(stderr) })
+  const runOnce = () => verify(server, { level, speed, speedSkipped, print, progress: terminalProgress(stderr) })
   if (!watching) return (await runOnce()).code
+  const { entry } = server
   const dir = fs.statSync(entry).isDirectory() ? entry : path.dirname(entry)
   return watch(dir, runOnce, print)
 }

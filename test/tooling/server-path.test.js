@@ -23,6 +23,14 @@ t.test('a variant, a story, a folder and its index.js, inside the repository', a
   t.equal(resolveServerPath(path.join('..', 'slow'), { cwd: path.join(ROOT, 'fast') }).name, 'slow')
 })
 
+// A command resolves its argument as it parses it and hands the answer on:
+// the tool takes it as it is, the disk not read again.
+t.test('an answer of resolveServerPath is returned as it is', async (t) => {
+  const resolved = { entry: path.join(os.tmpdir(), 'no-such-server-here'), name: 'mine' }
+  t.equal(resolveServerPath(resolved), resolved)
+  t.throws(() => resolveServerPath({ entry: 'mine' }), /name a server/, 'half an answer is no answer')
+})
+
 t.test('the repository reached through a symbolic link', { skip: linksMissing }, async (t) => {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'server-path-test-'))
   t.teardown(() => fs.rmSync(scratch, { recursive: true, force: true }))
