@@ -5,7 +5,9 @@
 // docs/figures.json with the Node release, the CPU and the condition, writes
 // docs/figures.md, and rewrites each page's quote of a figure of .nvmrc's
 // line where its range moved. Moving to a new Node line is this command in
-// each condition on that line, then a review of the diff.
+// each condition on that line, then a review of the diff. `--render`
+// measures nothing: it writes docs/figures.md and the pages' parts made
+// from the code (figures/rendered.js) again, in seconds.
 
 const fs = require('node:fs')
 const os = require('node:os')
@@ -15,8 +17,10 @@ const { runAsProcess, parseCommandLine, UsageError } = require('../tooling/comma
 const { ROOT } = require('../tooling/repo')
 const { SOURCES, CONDITIONS } = require('./catalogue')
 const { readRecords, writeRecords, withValue, quotesOn, renderPage, mainLine: readMainLine, RECORDS_FILE, PAGE_FILE } = require('./records')
+const { renderPages } = require('./rendered')
 
 const USAGE = `Usage: npm run figures -- [--condition ${CONDITIONS.join(' | ')}] [--only SOURCES]
+       npm run figures -- --render
 
 Runs the commands that measure the figures the README and docs/ quote, on
 the Node running it, and keeps each value in docs/figures.json (replacing
@@ -25,11 +29,21 @@ docs/figures.md and updates each page's quote of a figure of .nvmrc's line.
   --condition  quiet (default): as the machine is; one-core: every command
                under taskset -c 0; cpu-hog: beside npm run cpu-hog
   --only       comma-separated, from: ${Object.keys(SOURCES).join(', ')}
+  --render     measure nothing: write docs/figures.md from docs/figures.json,
+               and the parts of the pages made from the code (the goals
+               tables), in seconds
 About 45 minutes for every source. Exit 1 when a source gave no figure.
 `
 
 async function main (argv, { stdout }) {
-  const { values } = parseCommandLine(argv, { condition: { type: 'string', default: 'quiet' }, only: { type: 'string' } })
+  const { values } = parseCommandLine(argv, { condition: { type: 'string' }, only: { type: 'string' }, render: { type: 'boolean', default: false } })
+  if (values.render) {
+    if (values.condition || values.only) throw new UsageError('--render measures nothing: give it alone')
+    const changed = renderPages()
+    stdout.write(changed.length === 0 ? 'figures: every page was up to date\n' : changed.map((page) => `figures: rendered ${page}\n`).join(''))
+    return 0
+  }
+  values.condition ??= 'quiet'
   const condition = values.condition
   if (!CONDITIONS.includes(condition)) throw new UsageError(`--condition must be one of ${CONDITIONS.join(', ')}, got "${condition}"`)
   const names = values.only ? values.only.split(',').map((name) => name.trim()) : Object.keys(SOURCES)

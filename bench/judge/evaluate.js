@@ -6,7 +6,7 @@
 // unit-tested in test/bench/evaluate.test.js; bench/index.js only prints it.
 
 const { signedPercent, round } = require('../../tooling/number-text')
-const { RATIOS, REFERENCE, MODES, userRatios } = require('./goals')
+const { RATIOS, REFERENCE, MODES, userRatios, isEnforced } = require('./goals')
 const { evaluateRatios, compareWithBaseline, summarizeTargets } = require('./stats')
 const { checkRequirements } = require('./requirements')
 const { WATCHED } = require('../protocol/metrics')
@@ -41,6 +41,7 @@ const BASELINE_IS_A_REPORT = 'a report, not a gate: CPU time against a stored ru
  */
 function evaluateRun ({ protocol, runs, targets }, { mode, baseline = null, alpha = 0.01 }) {
   const rules = MODES[mode]
+  const enforced = isEnforced(rules)
   const conditionalTargets = protocol.targets.filter((target) => targets[target].conditional)
   const definitions = [...RATIOS, ...protocol.targets.filter((t) => targets[t].user).flatMap(userRatios)]
   const summaries = summarizeTargets(runs, protocol.targets)
@@ -61,9 +62,9 @@ function evaluateRun ({ protocol, runs, targets }, { mode, baseline = null, alph
     failedChecks,
     baseline: comparison,
     baselineReport: baseline ? { note: BASELINE_IS_A_REPORT, findings: [...worse, ...untestable] } : null,
-    enforced: rules.enforce,
-    failures: rules.enforce ? missed : [],
-    unenforced: rules.enforce ? [] : missed,
+    enforced,
+    failures: enforced ? missed : [],
+    unenforced: enforced ? [] : missed,
     warnings: disagreements(summaries, runs)
   }
 }

@@ -10,7 +10,8 @@
 //    is what a command prints, and is read like the prose: an output's
 //    figures are quotes, or left out as `…`);
 //  - a setting, what this project's code or Node sets, held to it here
-//    (./page-settings.js);
+//    (./page-settings.js), or inside a part the code renders
+//    (figures/rendered.js; ./rendered.test.js holds it);
 //  - a release, named after its product ("curl 7.68", "Node 22.19");
 //  - or a figure another's report gave, cited, not measured here: a story's
 //    paragraph that starts "**The original.**" (docs/stories.md).
@@ -48,7 +49,8 @@ function handTyped (page, text, quotes) {
   const fenced = /^```[^]*?^```/gm
   const codeSpans = text.replace(fenced, '').match(/`[^`\n]+`/g) ?? []
   const cited = text.match(/^\*\*The original\.\*\*[^]*?(?=\n\n|(?![^]))/gm) ?? []
-  const masked = blank(text, [...quotes, ...cited, ...SETTINGS.map((setting) => setting.text), ...codeSpans])
+  const rendered = text.match(/^<!-- rendered: [^]*?<!-- \/rendered -->$/gm) ?? []
+  const masked = blank(text, [...quotes, ...cited, ...rendered, ...SETTINGS.map((setting) => setting.text), ...codeSpans])
   return masked.split('\n').flatMap((line, index) => [...line.matchAll(FIGURE)]
     .filter((match) => !PRODUCT.test(line.slice(0, match.index)))
     .map((match) => `${page}:${index + 1}: ${match[0]}`))

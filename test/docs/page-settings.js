@@ -71,12 +71,6 @@ const SETTINGS = [
   { text: '| 3 s / 10 s (500 / 200) / 3 |', holds: () => protocolIs('full', [3, 10, 500, 200, 3]) },
   { text: '| 0.5 s / 1.5 s (200 / 100) / 7 |', holds: () => protocolIs('ci', [0.5, 1.5, 200, 100, 7]) },
   { text: 'lags past 100 ms', holds: () => TARGETS['slow-protected'].env.OVERLOAD_MAX_DELAY_MS === '100' },
-  ...[['full', 'cpu fixed/node-http', '≤', 1.75], ['full', 'cpu fixed/fastify', '≤', 0.9], ['logging', 'logging-fixed/logging-slow', '≥', 2.3],
-    ['backend', 'cpu backend-fixed/backend-slow', '≤', 0.15], ['backend', 'cpu backend-pooled/backend-slow', '≤', 0.65],
-    ['backend', 'cpu backend-fixed/backend-pooled', '≤', 0.3]].map(([mode, ratio, sign, goal]) =>
-    ({ text: `| ${ratio} | ${sign} ${goal} |`, holds: () => MODES[mode].goals[ratio] === goal })),
-  // cluster's goal is in MODES only on a machine of two usable cores.
-  { text: '| fixed/cluster | ≥ 0.85 |', holds: () => source('bench/judge/goals.js').includes("{ 'fixed/cluster': 0.85 }") },
   { text: 'a 1 s cache', holds: () => constant('stories/backend/fixed.js', 'DEFAULT_CACHE_TTL_MS') === 1000 },
   { text: '2 s of warm-up and 5 s measured', holds: () => ['logging', 'crypto', 'backend', 'cluster'].every((mode) => MODES[mode].protocol.warmup === 2 && MODES[mode].protocol.duration === 5) },
   { text: 'autocannon -c 50 each, 1 s + 1.5 s', holds: () => SPEED_PROTOCOL.connections === 50 && SPEED_PROTOCOL.warmup === 1 && SPEED_PROTOCOL.duration === 1.5 },
