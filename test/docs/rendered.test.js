@@ -45,11 +45,9 @@ t.test('--render writes the stale pages of a clone, and only those', async (t) =
   t.same(renderPages({ root }), [], 'a second run changes nothing')
 })
 
-t.test('npm run figures -- --render measures nothing, and takes no other option', async (t) => {
+// The command itself is not run here: it writes the clone's pages.
+t.test('npm run figures -- --render takes no other option', async (t) => {
   const run = (...args) => spawnSync(process.execPath, [path.join(ROOT, 'figures'), ...args], { cwd: ROOT, encoding: 'utf8' })
-  const rendered = run('--render')
-  t.equal(rendered.status, 0, rendered.stderr)
-  t.equal(rendered.stdout, 'figures: every page was up to date\n')
   const mixed = run('--render', '--only', 'bench')
   t.equal(mixed.status, 2)
   t.match(mixed.stderr, /--render measures nothing: give it alone/)
