@@ -45,20 +45,21 @@ t.test('on a terminal: the line drawn in place, ticking, erased before a printed
   t.ok(stream.written.length > 1, 'redrawn by the clock, with nothing else happening')
   t.equal(stream.written.at(-1), `${CLEAR_LINE}  0 of 4 runs measured (3 s)`, 'the seconds since it began')
 
+  // Erased, and then quiet: the clock draws nothing more.
+  const erasedAndQuiet = async (when, quiet) => {
+    t.equal(stream.written.at(-1), CLEAR_LINE, `erased ${when}`)
+    const written = stream.written.length
+    await pause(TICK_MS * 3)
+    t.equal(stream.written.length, written, quiet)
+  }
   progress.clear()
-  t.equal(stream.written.at(-1), CLEAR_LINE, 'erased before the command prints a line')
-  const afterClear = stream.written.length
-  await pause(TICK_MS * 3)
-  t.equal(stream.written.length, afterClear, 'not redrawn by the clock once erased')
+  await erasedAndQuiet('before the command prints a line', 'not redrawn by the clock once erased')
 
   clock.advance(2000)
   progress.show('  1 of 4 runs measured')
   t.equal(stream.written.at(-1), `${CLEAR_LINE}  1 of 4 runs measured (5 s)`, 'drawn again with the new text, the seconds counted on')
   progress.end()
-  t.equal(stream.written.at(-1), CLEAR_LINE, 'erased at the end')
-  const afterEnd = stream.written.length
-  await pause(TICK_MS * 3)
-  t.equal(stream.written.length, afterEnd, 'the clock stopped')
+  await erasedAndQuiet('at the end', 'the clock stopped')
   t.ok(stream.written.every((chunk) => !chunk.includes('\n')), 'never a new line: the command\'s output stays as it is')
 })
 
