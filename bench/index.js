@@ -1,13 +1,8 @@
 'use strict'
 
-// `node bench [options]` (npm start, npm run bench, npm run bench:ci): the
-// command over the rooms beside it: options.js reads the command line,
-// measure/ runs the targets, judge/ decides what the figures mean, print/
-// writes them. Exit codes: 0 all held, 1 a goal or check failed (an
-// instruction count against --baseline included), 2 bad options, 3 a
-// stored instruction baseline that cannot be judged here (counted on
-// another Node, valgrind, C library or CPU): one line says which, and
-// nothing runs.
+// `node bench [options]` (npm start, npm run bench, npm run bench:ci): the command over the rooms
+// beside it. options.js reads the command line, measure/ runs the targets, judge/ decides what the
+// figures mean and print/ writes them.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -25,15 +20,13 @@ const { toBencherMetricFormat, toGithubBenchmark } = require('./print/ci-formats
 const { renderHtml } = require('./print/html/page')
 const { terminalProgress, countOnProgress } = require('./print/progress')
 
-// Exit code of a baseline that cannot be judged here.
 const CANNOT_JUDGE_HERE = 3
 
 async function main (argv, { stdout, stderr }) {
   const options = parseOptions(argv)
   const { protocol } = options
-  // Before anything runs: the meter is there, the baseline was counted
-  // where this run counts. (Where it counts is recorded: its --json may be
-  // a baseline.)
+  // Before anything runs: the meter is there, and the baseline was counted where this run counts
+  // (recorded, since this run's --json may be a baseline).
   const meter = options.meter.setUp(protocol, { where: true })
   let baseline = null
   try {
@@ -49,15 +42,12 @@ async function main (argv, { stdout, stderr }) {
 
   const width = Math.max(...protocol.targets.map((t) => t.length))
   const measured = await measureRounds(options, { machine, stdout, stderr, width })
-  // A meter that gates on its own count judges the baseline's count, not
-  // the CPU ratios against it; on CPU, those are reported, never a failure
-  // (evaluateRun's baselineReport says why).
+  // A meter that gates on its own count judges the baseline's count; CPU ratios against it are a report.
   const { enforced, failures, unenforced, ...evaluation } = evaluateRun(measured, { mode: options.mode, baseline: meter.cpuBaseline(baseline), alpha: options.alpha })
   const results = { mode: options.mode, alpha: options.alpha, ...measured, ...evaluation, failures }
   const counted = await meter.count(countJob(options, { baseline, print: (line) => stdout.write(line + '\n'), width }))
   Object.assign(results, counted)
-  // The goals' failures stand; against a stored run the CPU rounds gate
-  // nothing, and the meter's own gate adds its failures.
+  // Against a stored run the CPU rounds gate nothing: only the meter's own gate adds failures.
   failures.push(...meter.gate([], counted))
 
   stdout.write('\n' + [...renderResults(results, protocol), ...meter.renderCounts(results, baseline)].map((block) => block + '\n\n').join(''))
@@ -77,8 +67,6 @@ async function main (argv, { stdout, stderr }) {
   return 0
 }
 
-// The rounds, a line each run as it ends, and between the lines a
-// progress line on a terminal (print/progress.js).
 async function measureRounds ({ protocol, targets, cpuTax }, { machine, stdout, stderr, width }) {
   const progress = terminalProgress(stderr)
   const step = countOnProgress(progress, protocol.rounds * protocol.targets.length, 'runs')
@@ -94,22 +82,17 @@ async function measureRounds ({ protocol, targets, cpuTax }, { machine, stdout, 
   }
 }
 
-// What the meter counts beside the rounds (a meter that counts nothing
-// takes none of it): the run's counted targets from this tree, taxed as
-// asked, judged against the baseline's counts with the run's alpha and
-// allowance.
+// What the meter counts beside the rounds: the run's counted targets from this tree, taxed as asked,
+// judged against the baseline's counts with the run's alpha and allowance.
 function countJob (options, { baseline, print, width }) {
   return { targets: options.instructionTargets, definitions: options.targets, trees: { head: ROOT }, taxes: options.instructionTax, alpha: options.alpha, maxRegression: options.maxRegression, baseline, print, width }
 }
 
-// One round of one target, as it finishes.
 function renderRoundLine (run, protocol, width) {
   return `  round ${run.round}/${protocol.rounds}  ${run.target.padEnd(width)} ` +
     `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(8)} req/s\n`
 }
 
-// The run's blocks of text: the table, the ratios, the chart, the
-// baseline's report and the notes.
 function renderResults (results, protocol) {
   return [
     text.renderTable(results.summaries),
@@ -131,8 +114,7 @@ function writeOutputs (results, options) {
   }
 }
 
-// --baseline FILE: an earlier --json result, with every ratio's pairs (the
-// meter checks what it needs of it beyond those).
+// --baseline FILE: an earlier --json result with every ratio's pairs; the meter checks the rest.
 function readBaseline (file) {
   return readJson(file, {
     what: `the baseline ${file}`,

@@ -1,8 +1,7 @@
 'use strict'
 
-// The options of `node bench`, checked before anything starts: its modes
-// and their defaults; the options every measuring command reads alike are
-// bench/protocol/options.js.
+// The options of `node bench`, checked before anything starts: its modes and their defaults. The
+// options every measuring command reads alike are bench/protocol/options.js.
 
 const path = require('node:path')
 const { ROOT } = require('../tooling/repo')
@@ -13,10 +12,8 @@ const { parseMeter } = require('./meters')
 const { REFERENCE, MODES } = require('./judge/goals')
 const { INSTRUCTION_DEFAULTS } = require('./judge/instructions')
 
-// What --meter instructions counts unless --targets names the targets: the
-// case study's fixes and fixed's 304 (slow's count depends on how many
-// requests it has served, node-http's and fastify's are not the product's).
-// fast first: it takes longest, and two count at a time.
+// What --meter instructions counts unless --targets names targets: slow's count depends on how many
+// requests it has served, and node-http's and fastify's are not the product's.
 const INSTRUCTION_TARGETS = targetsIn('counted')
 
 const USAGE = `Usage: node bench [options]   (npm start, npm run bench, npm run bench:ci)
@@ -106,13 +103,8 @@ What the output says:
   holds, SHORT  the ratio reached its goal, or fell short of it
 `
 
-/**
- * Parse `argv` (without node and script) into the run's settings:
- * { mode, protocol: { targets, connections, warmup, duration,
- * warmupRequests, requests, rounds }, targets (definitions by name),
- * cpuTax, meter (a bench/meters/ module), instructionTargets, instructionTax, json, html (a path, or null), markdown, bencherJson,
- * githubBenchmarkJson, baseline, alpha }. Throws UsageError with a message for anything it cannot accept.
- */
+// `argv` (without node and script) as the run's settings, `protocol` among them; throws a UsageError
+// for anything it cannot accept.
 function parseOptions (argv) {
   const { values } = parseCommandLine(argv, {
     ...PROTOCOL_OPTIONS,

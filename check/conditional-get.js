@@ -1,31 +1,18 @@
 'use strict'
 
-// Conditional GET as RFC 9110 defines it, checked against any server with
-// the real curl. Every expectation comes from the RFC and from what the
-// server itself sent in its first 200 (its ETag, its Last-Modified, its
-// caching fields), never from this repository's own server. The steps
-// are a table (steps.js), the rules they hold a server to are in rules.js;
-// this file sends the steps in order and records what came back.
+// Conditional GET as RFC 9110 defines it, checked with the real curl against any server: every expectation comes
+// from the RFC and the server's own first 200. steps.js has the steps, rules.js the rules; this file runs them in order.
 
 const { randomBytes } = require('node:crypto')
 const { curlRequest, CannotCheckError } = require('./curl')
 const { RULES, ENTITY_TAG } = require('./rules')
 const { STEPS, describe } = require('./steps')
 
-// How much older than Last-Modified the date is where only If-None-Match
-// may answer 304: a day, so that no server's rounding or clock skew
-// allowance makes If-Modified-Since alone answer 304.
+// A date this much before Last-Modified: no server's rounding or clock skew makes If-Modified-Since alone answer 304.
 const OLDER_BY_MS = 24 * 3600 * 1000
 
-/**
- * Check conditional GET at `url`. Resolves to { url, etag, missingUrl, steps }
- * where each step is { name, outcome: 'pass' | 'fail' | 'skip', sent,
- * received, broken: [rule texts], note }. `missingUrl` is a URL the server
- * should answer 404, where `*` must not match: by default a sibling of `url`
- * with a random name. Rejects with CannotCheckError when there is nothing
- * to check: curl missing, the server unreachable, or no 200 with an ETag.
- * `curl(args)` replaces the real curl in tests of this module.
- */
+// Resolves to { url, etag, missingUrl (should answer 404), steps: [{ name, outcome: pass | fail | skip, sent,
+// received, broken, note }] }; rejects with CannotCheckError when curl, the server or a tagged 200 is missing.
 async function checkConditionalGet (url, { curl, missingUrl = siblingUrl(url) } = {}) {
   const send = ({ method = 'GET', headers = {}, at = url } = {}) => curlRequest(at, { method, headers, curl })
   const { first, note } = await firstTaggedResponse(url, send)
@@ -38,14 +25,11 @@ async function checkConditionalGet (url, { curl, missingUrl = siblingUrl(url) } 
   return { url, etag, missingUrl, steps }
 }
 
-// The first 200 with an ETag, which every step starts from, and a note
-// when it took a second GET.
 async function firstTaggedResponse (url, send) {
   let first = await send()
   let note
   if (first.status === 200 && !first.headers.etag) {
-    // A server may tag a representation only once it has served it (slow
-    // and fast here do): ask once more before giving up.
+    // A server may tag a representation only once it has served it (slow and fast here do).
     first = await send()
     note = 'the first 200 had no ETag; the second had one'
   }
@@ -55,7 +39,6 @@ async function firstTaggedResponse (url, send) {
   return { first, note }
 }
 
-// One row of STEPS, sent and judged: { name, outcome, sent, received, broken, note? }.
 async function runStep (step, context, send) {
   const probed = step.probe ? await send(step.probe(context)) : null
   const why = step.unless?.(context, probed)
@@ -74,21 +57,16 @@ async function runStep (step, context, send) {
   }
 }
 
-// What a step sent, as its line shows it: "GET", "HEAD with If-None-Match:
-// x", "GET <missing URL> with If-None-Match: *", fields joined by "and".
 function describeRequest ({ method = 'GET', headers = {}, at }) {
   const target = at === undefined ? method : `${method} ${at}`
   const fields = Object.entries(headers).map(([name, value]) => `${name}: ${value}`)
   return fields.length === 0 ? target : `${target} with ${fields.join(' and ')}`
 }
 
-// A URL beside `url` (same folder, a random name), which a server that
-// does not answer every path should answer 404.
 function siblingUrl (url) {
   return new URL(`checker-missing-${randomBytes(6).toString('hex')}`, url).href
 }
 
-// An HTTP date a day before `httpDate`, or null when it is not a date.
 function dateBefore (httpDate) {
   const ms = Date.parse(httpDate)
   return Number.isNaN(ms) ? null : new Date(ms - OLDER_BY_MS).toUTCString()

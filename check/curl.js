@@ -7,19 +7,10 @@ const { execFile } = require('node:child_process')
 
 const TIMEOUT_SECONDS = 10
 
-/**
- * An error that means the check cannot start (curl missing, the server
- * unreachable): the command exits 2 with its message.
- */
+// The check cannot start (curl missing, the server unreachable): the command exits 2 with its message.
 class CannotCheckError extends Error {}
 
-/**
- * Send one request with curl. `method` is GET or HEAD, `headers` an object of
- * request fields. Resolves to { status, headers, body } where header names
- * are lower case (repeated fields joined with ", ") and `body` is a latin1
- * string (one character per byte). `curl(args)` runs curl and resolves to its
- * standard output.
- */
+// Resolves to { status, headers (names lower case, repeats joined with ", "), body (latin1: a character a byte) }.
 async function curlRequest (url, { method = 'GET', headers = {}, curl = runCurl } = {}) {
   const args = ['--silent', '--include', '--max-time', String(TIMEOUT_SECONDS)]
   if (method === 'HEAD') args.push('--head')
@@ -27,7 +18,6 @@ async function curlRequest (url, { method = 'GET', headers = {}, curl = runCurl 
   return parseResponse(await curl([...args, url]))
 }
 
-// curl --include prints the status line and fields, a blank line, the body.
 function parseResponse (output) {
   const end = output.indexOf('\r\n\r\n')
   const head = end === -1 ? output : output.slice(0, end)

@@ -1,11 +1,8 @@
 'use strict'
 
-// `npm run check:curl -- [--json] [--missing-url URL] [URL]`: conditional
-// GET checked with the real curl against any server, one PASS, FAIL or SKIP
-// line per step (steps.js has the steps, rules.js the rules). Without a URL
-// it starts `node fixed` on a free port for the run.
-// Exit codes: 0 nothing failed, 1 a step failed, 2 bad arguments, curl
-// missing, the server unreachable or no 200 with an ETag to start from.
+// `npm run check:curl -- [--json] [--missing-url URL] [URL]`: conditional GET checked with the real curl, a PASS,
+// FAIL or SKIP line per step; without a URL, against a `node fixed` started for the run. Exit codes: 0 nothing
+// failed, 1 a step failed, 2 bad arguments, curl missing, the server unreachable or no 200 with an ETag.
 
 const { checkConditionalGet, CannotCheckError } = require('./conditional-get')
 const { spawnServer } = require('../tooling/spawn-server')

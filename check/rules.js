@@ -1,10 +1,8 @@
 'use strict'
 
-// RFC 9110's rules for conditional GET, and what a response breaks of
-// them, judged against what the server itself sent in its first 200. The
-// steps that ask are in steps.js.
+// RFC 9110's rules for conditional GET in its words (shortened), and what a response breaks of them, judged
+// against what the server itself sent in its first 200. The steps that ask are in steps.js.
 
-// The rules a step can break, in the RFC's words (shortened).
 const RULES = {
   entityTag: '§8.8.3: an entity-tag is a quoted opaque string, "xyzzy", or the same prefixed with W/ when weak',
   noneMatch: '§13.1.2: when a listed entity-tag matches the current one (weak comparison), the condition is false and a GET or HEAD is answered 304 Not Modified',
@@ -19,18 +17,13 @@ const RULES = {
   precedenceMatch: '§13.1.3, §13.2.2: a recipient MUST ignore If-Modified-Since when the request has If-None-Match, which is evaluated first: a tag that matches gets the 304, whatever the date'
 }
 
-// §15.4.5's fields. A 304 must carry each one the 200 carried; those whose
-// value is the same for the same representation must carry the same value
-// (Date and Expires are times, and move with the clock).
+// §15.4.5's fields: a 304 carries each one the 200 carried, with the same value but for the times, which move.
 const NOT_MODIFIED_FIELDS = ['cache-control', 'content-location', 'date', 'etag', 'expires', 'vary']
 const TIME_FIELDS = new Set(['date', 'expires'])
 const VALIDATORS = ['etag', 'last-modified']
-// An entity-tag as RFC 9110 §8.8.3 writes it, quotes included; verify's
-// level 2 holds a server's ETags to it too.
+// An entity-tag as RFC 9110 §8.8.3 writes it, quotes included (verify's level 2 uses it too).
 const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7E\x80-\xFF]*"$/
 
-// What is wrong with `response` where a 304 was due: the rule `rule` when it
-// is not a 304; §15.4.5 when a 304 has content or lacks the 200's fields.
 function notModifiedProblems (response, first, rule) {
   if (response.status !== 304) return [rule]
   const missing = []
@@ -45,8 +38,7 @@ function notModifiedProblems (response, first, rule) {
   return missing.length === 0 ? [] : [`${RULES.notModified} (this 304: ${missing.join(', ')})`]
 }
 
-// What is wrong with `response` where the full 200 was due (to HEAD: the
-// 200 without content).
+// Where the full 200 was due (to HEAD: the 200 without content).
 function fullResponseProblems (response, first, rule, method = 'GET') {
   const length = method === 'HEAD' ? 0 : first.body.length
   const whole = response.status === 200 && response.body.length === length

@@ -8,16 +8,9 @@ const { RULES, ENTITY_TAG, notModifiedProblems, fullResponseProblems, headProble
 // A resource with no current representation, which `*` must not match.
 const MISSING_STATUSES = new Set([404, 410])
 
-// The steps, in the order they are sent, a row each: its name; what it
-// sends (`sends(context)`: { method (GET), headers, at (a URL other than
-// the one checked) }; a step without one reads the first 200); what it
-// expects (`expect(response, context, probed)`: the rules the response
-// broke, [] when none); and when it cannot be asked (`unless(context,
-// probed)`: why it is skipped, or null). A `probe` is a request sent first,
-// whose response `unless` and `expect` read. `context` is what the first
-// 200 said: { url, missingUrl, first, note, etag, lastModified, mismatch (a
-// tag that matches neither strength of etag), olderDate (a day before
-// Last-Modified, or null) }.
+// `sends(context)`: { method, headers, at (another URL) }, or none to judge the first 200; `expect(response, context,
+// probed)`: the rules broken; `unless(context, probed)`: why it is skipped, or null; `probe`: a request sent first.
+// `context` is what the first 200 said: { url, missingUrl, first, note, etag, lastModified, mismatch, olderDate }.
 const STEPS = [
   {
     name: 'GET answers 200 with an ETag',
@@ -56,8 +49,7 @@ const STEPS = [
     expect: fullResponse(RULES.mismatch)
   },
   {
-    // `*` where there is no current representation: first a plain GET,
-    // which must get a 404 (or 410) for the question to mean anything.
+    // A plain GET first: without a 404 (or 410) the question means nothing.
     name: 'If-None-Match: * on a missing resource',
     probe: ({ missingUrl }) => ({ at: missingUrl }),
     unless: ({ missingUrl }, plain) => MISSING_STATUSES.has(plain.status)
@@ -82,12 +74,8 @@ const STEPS = [
     sends: ({ lastModified }) => ({ headers: { 'If-Modified-Since': lastModified } }),
     expect: notModified(RULES.modifiedSince)
   },
-  // If-None-Match over If-Modified-Since, both ways, for GET and HEAD: a
-  // matching tag with a date before Last-Modified, where If-Modified-Since
-  // alone would get the 200 (a server that needs both conditions, as Apache
-  // does, fails it), and a tag that does not match with the Last-Modified
-  // date, where If-Modified-Since alone would get the 304 (a server that
-  // takes either condition fails it).
+  // If-None-Match over If-Modified-Since both ways: a matching tag with an older date fails a server that needs
+  // both conditions; a tag that does not match with the Last-Modified date fails one that takes either.
   ...withHeadAfter({
     name: 'If-None-Match over If-Modified-Since: the exact tag, an older date',
     unless: withoutOlderDate,
@@ -102,9 +90,7 @@ const STEPS = [
   })
 ]
 
-// A step sent with GET, then the same headers with HEAD ("HEAD, " before
-// its name): `headers(context)`, and `expect(method)` the expectation for
-// each.
+// A step sent with GET, then with HEAD ("HEAD, " before its name); `expect(method)` gives each its expectation.
 function withHeadAfter ({ name, unless, headers, expect }) {
   return ['GET', 'HEAD'].map((method) => ({
     name: method === 'GET' ? name : `HEAD, ${name}`,
@@ -114,8 +100,6 @@ function withHeadAfter ({ name, unless, headers, expect }) {
   }))
 }
 
-// Why a step on If-Modified-Since is skipped: no Last-Modified to send; for
-// the older date, also a Last-Modified that is not a date.
 function withoutLastModified ({ lastModified }) {
   return lastModified ? null : 'the 200 has no Last-Modified: nothing to check If-Modified-Since against'
 }
@@ -125,7 +109,6 @@ function withoutOlderDate (context) {
     (context.olderDate === null ? `the 200's Last-Modified, ${context.lastModified}, is not an HTTP date: no date before it to send` : null)
 }
 
-// Expectations as STEPS uses them: a 304 due under `rule`, or the full 200.
 function notModified (rule) {
   return (response, { first }) => notModifiedProblems(response, first, rule)
 }
@@ -140,7 +123,6 @@ function otherStrength (etag) {
   return etag.startsWith('W/') ? etag.slice(2) : `W/${etag}`
 }
 
-// A response as a step's line shows it.
 function describe (response) {
   const parts = [String(response.status || 'no status')]
   if (response.headers.etag) parts.push(`ETag: ${response.headers.etag}`)

@@ -2,11 +2,7 @@
 
 const ONE_MINUTE = 60 * 1000
 
-/**
- * Create the case study's timestamp: a function returning a time in ms that
- * only moves once a minute (it keeps its last value until 60 s have passed).
- * `now` lets tests drive the clock.
- */
+// A timestamp function (ms) that moves only once a minute; `now` lets tests drive the clock.
 function createMinuteClock ({ now = Date.now } = {}) {
   let last = now()
   return function timestamp () {

@@ -1,8 +1,6 @@
 'use strict'
 
-// The "backend" every variant fetches its content from: 5000 random bytes as
-// hex, made once, served asynchronously for SEED_PATH only. Tests and the
-// benchmark can seed it, replace the content and simulate an outage.
+// The "backend" every variant fetches its content from: CONTENT_BYTES random bytes as hex, for SEED_PATH only.
 
 const crypto = require('node:crypto')
 const errors = require('restify-errors')
@@ -10,13 +8,8 @@ const { SEED_PATH } = require('./seed-contract')
 
 const CONTENT_BYTES = 5000
 
-/**
- * Create a content source. `seed` makes the content reproducible, so that
- * separate processes (and separate variants) serve byte-identical bodies.
- * Returns { fetchContent(url, callback), replaceContent(seed), setOutage(on) }.
- * `callback(err, content, version)`: `version` identifies the content and
- * changes whenever the content does.
- */
+// Returns { fetchContent(url, callback(err, content, version)), replaceContent(seed), setOutage(on) }.
+// A seed makes the content, and its version, the same in every process and variant.
 function createContentSource ({ seed } = {}) {
   let content
   let version
@@ -25,9 +18,6 @@ function createContentSource ({ seed } = {}) {
 
   function replaceContent (newSeed) {
     content = randomHex(newSeed)
-    // Computed once per change of content, like the revision a real store
-    // keeps beside a document; identical content gets an identical version,
-    // even in another process.
     version = crypto.createHash('sha256').update(content).digest('base64url').slice(0, 16)
   }
 
@@ -51,7 +41,6 @@ function randomHex (seed) {
   if (seed === undefined || seed === null || seed === '') {
     return crypto.randomBytes(CONTENT_BYTES).toString('hex')
   }
-  // Deterministic bytes: sha512 in counter mode over the seed.
   const blocks = []
   for (let i = 0; i * 64 < CONTENT_BYTES; i++) {
     blocks.push(crypto.createHash('sha512').update(`${seed}:${i}`).digest())

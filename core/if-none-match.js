@@ -1,25 +1,14 @@
 'use strict'
 
-// If-None-Match evaluation per RFC 9110 section 13.1.2.
-//
-// Written here rather than taken from `fresh` (which express uses) because
-// `fresh` is built for a response cache, not an origin server: it answers
-// "not fresh" whenever the request says `Cache-Control: no-cache`, lets
-// If-Modified-Since veto an If-None-Match match, and splits lists on spaces
-// and commas only, not tabs. RFC 9110 wants none of that at the origin.
+// If-None-Match per RFC 9110 section 13.1.2. Not `fresh`, which is built for caches: it ignores a match
+// under `Cache-Control: no-cache`, lets If-Modified-Since veto it, and does not split lists on tabs.
 
-// entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE ; etagc = %x21 / %x23-7E / obs-text
 const ENTITY_TAG = /(?:W\/)?("[\x21\x23-\x7E\x80-\xFF]*")/y
 const OWS = /[ \t]*/y
 const EMPTY_ELEMENTS = /(?:,[ \t]*)*/y
 const STAR = /^[ \t]*\*[ \t]*$/
 
-/**
- * Whether an If-None-Match header value matches `currentEtag`, the entity-tag
- * of the current representation: true for `*` or for a list holding a tag
- * that is weakly equal to it (`W/"x"` matches `"x"`). A missing or malformed
- * header never matches.
- */
+// True for `*` or a listed tag weakly equal to `currentEtag`; a missing or malformed header never matches.
 function ifNoneMatchMatches (header, currentEtag) {
   if (typeof header !== 'string' || header === '') return false
   if (STAR.test(header)) return true
@@ -40,7 +29,6 @@ function ifNoneMatchMatches (header, currentEtag) {
   }
 }
 
-// The quoted part of an entity-tag, which is what weak comparison compares.
 function opaqueTag (etag) {
   return etag.startsWith('W/') ? etag.slice(2) : etag
 }

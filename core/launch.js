@@ -1,9 +1,7 @@
 'use strict'
 
-// What `node slow`, `node fast` and `node fixed` run: build the variant's
-// server, listen, print the URL for people, and close gracefully on SIGINT
-// and SIGTERM. The benchmark and the tests start variants through this same
-// path; they learn the port through tooling/probe.js, not from the printed line.
+// What `node slow`, `node fast` and `node fixed` run: build the server, listen, print the URL, and close
+// gracefully on SIGINT and SIGTERM. Tools learn the port through tooling/probe.js, not the printed line.
 
 const net = require('node:net')
 const path = require('node:path')
@@ -15,33 +13,15 @@ const { unsupportedNodeLine } = require('./node-support')
 
 const DEFAULT_PORT = 3000
 const DEFAULT_HOST = '127.0.0.1'
-// After a signal, the server keeps accepting this long (SHUTDOWN_DRAIN_MS),
-// and cuts whatever is still open after the grace period.
+// After a signal the server keeps accepting for the drain, and cuts what is still open after the grace.
 const DEFAULT_DRAIN_MS = 500
 const SHUTDOWN_GRACE_MS = 5000
-// Slow clients (slowloris) are cut by Node's headersTimeout (the whole
-// head must arrive within it; a connection that sends nothing counts too)
-// and requestTimeout (the whole request), answered 408. Node's defaults
-// are 60 s and 300 s, checked every 30 s; these are tighter, and checked
-// every second.
+// Slow clients (slowloris) get 408: tighter than Node's defaults, and checked every second.
 const DEFAULT_HEADERS_TIMEOUT_MS = 10000
 const DEFAULT_REQUEST_TIMEOUT_MS = 30000
 const TIMEOUT_CHECK_INTERVAL_MS = 1000
 
-/**
- * Launch the server that `createServer` builds (or resolves to): a restify
- * server or a plain http.Server. `location` is the variant's folder or the
- * reference server's file, or a story's name (`logging-slow`): its last part,
- * without `.js`, is the name the start-up line prints.
- * Reads from `env`: PORT (default 3000, 0 for any free port), HOST (default
- * 127.0.0.1), SEED (makes the content reproducible), and for restify servers
- * OVERLOAD_MAX_DELAY_MS (opt-in overload protection: 503 while the event
- * loop lags more than this) with OVERLOAD_RETRY_AFTER_S (default 1), and
- * SHUTDOWN_DRAIN_MS (default 500: how long it keeps accepting after SIGINT
- * or SIGTERM; see closeGracefullyOnSignals), HEADERS_TIMEOUT_MS (default
- * 10000) and REQUEST_TIMEOUT_MS (default 30000): slow clients get 408.
- * Resolves to the listening server.
- */
+// Launch what `createServer` builds (restify or http.Server), named after `location`; `env` as in docs/running.md.
 async function launch (createServer, location, env = process.env) {
   const name = path.basename(location, '.js')
   const unsupported = unsupportedNodeLine(name)
@@ -66,8 +46,7 @@ async function launch (createServer, location, env = process.env) {
   const httpServer = server.server || server // restify wraps an http.Server
   httpServer.headersTimeout = headersTimeout
   httpServer.requestTimeout = requestTimeout
-  // restify creates its http.Server without options; Node reads this one
-  // when the server starts listening (hostile-input.test.js pins that).
+  // restify builds its http.Server without options; Node reads this when the server starts listening.
   httpServer.connectionsCheckingInterval = TIMEOUT_CHECK_INTERVAL_MS
 
   server.on('error', (err) => {
@@ -129,31 +108,11 @@ function urlOf (server) {
   return `http://${host}:${port}`
 }
 
-// Shutdown on SIGINT or SIGTERM loses nothing a client was promised: every
-// client gets its whole response or a refused connection, never a reset.
-//
-// Written here because the maintained libraries lose such clients:
-// stoppable (which @godaddy/terminus uses) closes the listening socket at
-// once and ends every connection that has no request yet; http-terminator
-// destroys every connection accepted after the signal and every one without
-// a response in flight; close-with-grace leaves the closing to you. Closing
-// a listener resets the connections still waiting in the kernel's accept
-// queue (with libuv accepting one per event-loop turn, a busy server can
-// have many), and a connection accepted a moment ago whose request has not
-// been read yet looks idle, though its request is on the way. Node's own
-// server.close() does both since Node 19 (it closes "idle" connections).
-// So, in order:
-//  1. For the drain window (SHUTDOWN_DRAIN_MS) the server keeps accepting,
-//     so connections already on their way are served, and every response
-//     from the signal on says `Connection: close`.
-//  2. Then it stops listening, in the first event-loop turn that accepted
-//     nothing, when the accept queue is empty.
-//  3. A connection closes when its last response is written; one that has
-//     not sent its request yet is left to send it; an idle keep-alive
-//     connection is closed at the end of the drain window (any keep-alive
-//     server may close an idle connection, and clients expect it).
-//  4. The process exits 0 once no connection is left; if any is still open
-//     after SHUTDOWN_GRACE_MS, it exits 1, cutting them, and says so.
+// Shutdown loses nothing promised: each client gets its whole response or a refused connection, never a
+// reset. Not server.close() or a shutdown library: they close the listener at once, which resets connections
+// still in the kernel's accept queue, and end connections whose request is not read yet. So: keep accepting
+// for drainMs, each response saying `Connection: close`; stop listening in a turn that accepted nothing; close
+// idle keep-alive connections; exit 0 once none is left, or 1 (cutting them) after graceMs.
 function closeGracefullyOnSignals (httpServer, name, { drainMs, graceMs }) {
   const sockets = new Set()
   let acceptedThisTurn = 0
@@ -187,12 +146,10 @@ function closeGracefullyOnSignals (httpServer, name, { drainMs, graceMs }) {
         acceptedThisTurn = 0
         return setImmediate(afterPoll)
       }
-      // net's close, not http's: http's would also close the connections
-      // accepted but not yet read from (step 3 keeps those).
+      // net's close, not http's: http's would also close connections accepted but not yet read from.
       net.Server.prototype.close.call(httpServer, () => process.exit(0))
       for (const socket of sockets) {
-        // An idle keep-alive connection: it has spoken, and no response is
-        // pending on it (Node keeps the pending one in _httpMessage).
+        // An idle keep-alive connection: it has spoken and has no response pending (_httpMessage).
         if (socket.bytesRead > 0 && !socket._httpMessage) socket.end()
       }
     })

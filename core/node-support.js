@@ -1,19 +1,12 @@
 'use strict'
 
-// Whether the Node running a server is one package.json's `engines` names.
-// A participant who opens a second terminal without the PATH line starts
-// `node fixed` on the machine's own Node (20 on many): restify 12 wants 22
-// or later, and nothing said so. The server now says it in its first line,
-// on stderr, and starts anyway: it may well serve, and a workshop is better
-// served by a clear line than by a refusal.
+// Whether the Node running a server is one package.json's `engines` names. If not, the server says so on
+// stderr and starts anyway: a workshop is better served by a clear line than by a refusal.
 
 const fs = require('node:fs')
 const path = require('node:path')
 
-// The manifest and .nvmrc read as data: core/ imports no module from outside
-// core/ (layout.test.js), package.json is where `engines` is kept and .nvmrc
-// names the line to use. A copy of core/ without them (trace-leak's folder)
-// says nothing.
+// package.json and .nvmrc are read as data (core/ imports nothing outside core/); a copy without them says nothing.
 function readRootFile (name) {
   try {
     return fs.readFileSync(path.join(__dirname, '..', name), 'utf8')
@@ -32,11 +25,7 @@ function nvmrcLine () {
   return readRootFile('.nvmrc')?.trim() || null
 }
 
-/**
- * Whether `version` ('26.12.1') satisfies `range`, a `||` list of `^X.Y.Z`
- * or `>=X.Y.Z` (the forms `engines` uses here). null for a range in
- * another form: then nothing is said rather than something wrong.
- */
+// Whether `version` satisfies `range`, `||`-joined `^X.Y.Z` or `>=X.Y.Z`; null for any other form.
 function satisfies (version, range) {
   const [major, minor, patch] = version.split('.').map(Number)
   const alternatives = range.split('||').map((part) => /^\s*(\^|>=)\s*(\d+)\.(\d+)\.(\d+)\s*$/.exec(part))
@@ -48,10 +37,6 @@ function satisfies (version, range) {
   })
 }
 
-/**
- * The line a server named `name` prints when `version` is not one
- * `engines.node` names, or null when it is.
- */
 function unsupportedNodeLine (name, version = process.versions.node, range = enginesNode(), line = nvmrcLine()) {
   if (range === null || satisfies(version, range) !== false) return null
   return `${name}: Node ${version} is not one this project supports (package.json's engines: ${range}); ` +

@@ -1,21 +1,13 @@
 'use strict'
 
-// What fixed (and the node:http ceiling the benchmark holds it to) sends for
-// /seed/v1: the body serialized once, its ETag, and the header sets of a 200
-// and a 304, all built once per change of content or minute and shared by
-// every response in between.
+// What fixed (and the node:http reference) sends for /seed/v1: body, ETag and the headers of a 200 and a
+// 304, built once per change of content or minute and shared by every response in between.
 
 const fastJson = require('fast-json-stringify')
 const { CACHE_CONTROL, SEED_SCHEMA, seedBody } = require('./seed-contract')
 
 const serializeSeed = fastJson(SEED_SCHEMA)
 
-/**
- * Returns `representationOf(content, version, url)`, which gives the
- * representation { etag, body, headers, notModifiedHeaders } for that
- * content and URL at the current `timestamp()`, rebuilding it only when one
- * of the three changed since the last call.
- */
 function createRepresentations (timestamp) {
   let current = null
   return function representationOf (content, version, url) {
@@ -29,9 +21,7 @@ function createRepresentations (timestamp) {
 
 function buildRepresentation (content, version, url, ts) {
   const body = Buffer.from(serializeSeed(seedBody(content, url, ts)))
-  // The content's version and the minute are all the body depends on for
-  // this URL (the only one the content source serves), so together they
-  // name it: the tag changes exactly when the bytes do, with no hashing.
+  // The content's version and the minute are all the body depends on for this URL, so they name it.
   const etag = `"${version}.${ts.toString(36)}"`
   return {
     version,

@@ -1,16 +1,12 @@
 'use strict'
 
-// The contract of GET /seed/v1, which every variant, the reference servers,
-// the checkers and the tests share: where it is, what its body looks like,
-// and how long a cache may keep it.
+// The contract of GET /seed/v1 that the variants, the reference servers, the checkers and the tests share.
 
 const SEED_PATH = '/seed/v1'
 
-// Every response to a GET of SEED_PATH may be cached for two minutes.
 const CACHE_CONTROL = 'public, max-age=120'
 
-// The body's JSON schema, from which fast-json-stringify builds a serializer
-// that writes exactly what JSON.stringify would (fixed and fastify use it).
+// The body's schema: fast-json-stringify builds from it a serializer that writes what JSON.stringify would.
 const SEED_SCHEMA = {
   type: 'object',
   properties: {
@@ -21,10 +17,6 @@ const SEED_SCHEMA = {
   required: ['data', 'url', 'ts']
 }
 
-/**
- * The body for `content` fetched for `url` at minute-clock time `ts`, as
- * an object in the schema's property order.
- */
 function seedBody (content, url, ts) {
   return { data: content, url, ts }
 }

@@ -1,31 +1,8 @@
 'use strict'
 
-// Reading a V8 CPU profile, the .cpuprofile that `node --cpu-prof` writes
-// and Chrome DevTools reads: the hottest functions by self time, this repo's
-// functions by their time on the stack, and the call tree a flame graph
-// draws. Pure: a profile in, figures out (the only outside look is
-// repo-paths.js's, at where a file really is).
-//
-// The profile is a tree of nodes, one per call path: { id, callFrame:
-// { functionName, url, lineNumber (0-based), columnNumber }, children },
-// and `samples`, the node on top of the stack at each tick (every 1 ms by
-// default). A function shows up in as many nodes as it has callers, so
-// nodes are counted by their function: the same url, line and column (and
-// name, for the nodes with no url). Shares are of samples, as Flame's are,
-// not of the time between them (DevTools weighs by time): a tick the
-// process did not get, on a busy machine, is then no one's.
-//
-// V8's own nodes, which DevTools' Bottom-Up view shows as rows:
-//   (garbage collector)  a row like any function: the server's CPU, spent
-//                        because of what it allocates; a participant should
-//                        see it beside the function that allocates;
-//   (program)            a row too: CPU in native code with no JavaScript
-//                        on the stack (libuv, Node's C++ between calls);
-//   (idle)               left out of every share, and counted apart: the
-//                        thread waiting for work, no CPU spent, so a share
-//                        of it would only say how long the load took to
-//                        start and end;
-//   (root)               never on top of a stack.
+// Reads a V8 CPU profile (`node --cpu-prof`): the hottest functions by self time, this repo's
+// functions by time on the stack, and a flame graph's call tree. Shares are of samples, (idle)
+// apart (docs/node-tools.md, "How its frames differ from Flame's").
 
 const { fileURLToPath } = require('node:url')
 const { ROOT } = require('../tooling/repo')
@@ -34,10 +11,6 @@ const { repoPath, ownCodePath } = require('./repo-paths')
 const IDLE = '(idle)'
 const V8_NODES = new Set(['(root)', '(program)', IDLE, '(garbage collector)'])
 
-/**
- * The profile in `text` (JSON), checked for what the readers below use.
- * Throws an Error saying what is missing where it is no CPU profile.
- */
 function parseCpuProfile (text) {
   const profile = JSON.parse(text)
   if (!Array.isArray(profile?.nodes) || profile.nodes.length === 0 || !profile.nodes.every((node) => Number.isInteger(node?.id) && node.callFrame)) {
@@ -47,29 +20,10 @@ function parseCpuProfile (text) {
   return profile
 }
 
-/**
- * The `top` functions with the most samples on top of the stack (self
- * time), as the frames table prints them: [{ functionName, location,
- * share, own, from? }], shares of the samples counted (all but (idle)).
- * `from` is, for a function not of this repo, the location of this repo's
- * function nearest to it on the stack in most of its samples, where one
- * is: where the time comes from (slow/etag.js:25 for Node's hash update,
- * which V8, unlike Flame, shows apart from the listener it is inlined
- * into). Also `ownShare`, what this repo's functions hold together,
- * `idleShare`, the share of all samples that were (idle), and `samples`,
- * how many counted. `root` is the repository's root.
- *
- * `foldInternals`: a sample on top of Node's internal modules
- * (node:internal/…) counts for the nearest function below it that is not
- * one: Node's public API or the code that called it. Flame's default view
- * folds V8's and C++'s frames into their JavaScript caller the same way,
- * and for the same reason: a participant cannot change Node's internals,
- * only the call into them. In V8's profile an inlined function keeps its
- * own frame, so without this the hash's `update` (node:internal/crypto/hash)
- * is slow's hottest frame on Node 26, where Flame (V8's tick log, which
- * names the optimized function the time was in) gives its time to the
- * listener it was inlined into.
- */
+// The `top` functions by self time, as the frames table prints them, with `ownShare`, `idleShare`
+// and `samples` (counted). `from`: where a function not of this repo gets its time, this repo's
+// function nearest below it in most samples. `foldInternals` gives a sample in node:internal/ to
+// the nearest function below it that is not: a participant can change the call, not Node's internals.
 function hottestFrames (profile, { top = 8, root = ROOT, foldInternals = false } = {}) {
   const nodes = readNodes(profile, root)
   const { functions, counts, idle } = nodes
@@ -95,13 +49,8 @@ function hottestFrames (profile, { top = 8, root = ROOT, foldInternals = false }
   }
 }
 
-/**
- * This repo's `top` functions by the share of samples they are on the
- * stack for, themselves or what they call (a flame graph's width): the line
- * of our code that leads to the time, wherever in Node or a library the
- * time itself is spent. A function already on the stack (recursion) is
- * counted once.
- */
+// This repo's `top` functions by their samples on the stack (a flame graph's width): the line of
+// this repo's code that leads to the time. A function already on the stack (recursion) counts once.
 function ownFramesByTotal (profile, { top = 8, root = ROOT } = {}) {
   const { functions, counts, byId, rootNode } = readNodes(profile, root)
   const totals = subtreeCounts(rootNode, byId, counts)
@@ -119,12 +68,8 @@ function ownFramesByTotal (profile, { top = 8, root = ROOT } = {}) {
   return [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top).map(([fn, count]) => frameOf(fn, shareOf(count, counted)))
 }
 
-/**
- * The call tree a flame graph draws: { functionName, location, own, value
- * (samples on the stack), children }, from (root) down, the nodes of one
- * function under one caller merged, (idle) and branches with no sample
- * left out.
- */
+// The call tree a flame graph draws: { functionName, location, own, value, children }, one
+// function's nodes under one caller merged, (idle) and branches with no sample left out.
 function callTree (profile, { root = ROOT } = {}) {
   const { functions, counts, byId, rootNode } = readNodes(profile, root)
   const totals = subtreeCounts(rootNode, byId, counts)
@@ -143,9 +88,7 @@ function callTree (profile, { root = ROOT } = {}) {
   return { ...frameOf(functions.get(rootNode.id)), value: totals.get(rootNode.id), children: grow(childrenOf(rootNode, byId)) }
 }
 
-// Each node's function (one object per function, so that a Map counts
-// them), each node's samples ((idle)'s apart, in `idle`), the nodes by id,
-// each node's parent, and the (root) node.
+// Each node's function (one object per function, so that a Map counts them), samples and parent.
 function readNodes (profile, root) {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]))
   const byKey = new Map()
@@ -170,10 +113,8 @@ function readNodes (profile, root) {
   return { functions, counts, idle, byId, parents, rootNode }
 }
 
-// For a node of a function not of this repo: the nearest of this repo's
-// functions below it on the stack, or null (none, or it is ours itself).
-// Remembered per node: samples name the same few hundred nodes thousands
-// of times.
+// For a node not of this repo, the nearest function of this repo below it, or null. Remembered
+// per node: samples name the same few nodes many times.
 function nearestOwnCaller ({ functions, parents }) {
   const found = new Map()
   return function nearestOwn (id) {
@@ -186,10 +127,7 @@ function nearestOwnCaller ({ functions, parents }) {
   }
 }
 
-// The node a sample on top of `id` counts for when Node's internal modules
-// are folded (hottestFrames' foldInternals): `id` itself, or the nearest
-// node below it whose function is not in node:internal/; `id` where every
-// one below is (a timer's or an immediate's own loop, say).
+// Under foldInternals, the nearest node at or below `id` outside node:internal/, else `id`.
 function nearestOutsideInternals ({ functions, parents }) {
   const internal = (id) => functions.get(id).location.startsWith('node:internal/')
   const found = new Map()
@@ -204,19 +142,13 @@ function nearestOutsideInternals ({ functions, parents }) {
   }
 }
 
-// `from` for a frame not of this repo: the caller of ours holding more than
-// half of its `count` samples.
 function fromOf (fn, count, callers) {
   if (fn.own) return {}
   const [caller, held] = [...callers].sort((a, b) => b[1] - a[1])[0] ?? []
   return held > count / 2 ? { from: caller.location } : {}
 }
 
-// A function as the tables print it: its name ('(anonymous)' for none), its
-// location (slow/etag.js:25, its first line counted from 1;
-// node:internal/stream_base_commons:122 for Node's own; [V8] for V8's
-// nodes, [native] for a native function with no script), whether it is this
-// repo's own code, and whether it is one of V8's nodes.
+// A function as the tables print it: its line counted from 1 (slow/etag.js:25), or [V8] or [native].
 function describeFunction ({ functionName, url = '', lineNumber = -1 }, root) {
   const v8 = url === '' && V8_NODES.has(functionName)
   const file = filePath(url)
@@ -225,8 +157,7 @@ function describeFunction ({ functionName, url = '', lineNumber = -1 }, root) {
   return { functionName: functionName || '(anonymous)', location, own: Boolean(file && ownCodePath(root, file)), v8 }
 }
 
-// The file a file: URL names, or null for any other (node:, none, or a
-// file: URL of another system's path, in a profile made elsewhere).
+// null for a URL other than file:, or for another system's path (a profile made elsewhere).
 function filePath (url) {
   if (!url.startsWith('file:')) return null
   try {
@@ -236,7 +167,6 @@ function filePath (url) {
   }
 }
 
-// Every node's samples with its descendants'.
 function subtreeCounts (rootNode, byId, counts) {
   const totals = new Map()
   ;(function total (node) {
@@ -256,7 +186,6 @@ function frameOf ({ functionName, location, own }, share) {
   return share === undefined ? { functionName, location, own } : { functionName, location, share, own }
 }
 
-// A profile with no sample (a process that ended at once) has no shares.
 function shareOf (part, whole) {
   return whole > 0 ? part / whole : 0
 }

@@ -1,32 +1,8 @@
 'use strict'
 
-// Preloaded into the server by `npm run event-loop` (event-loop.js: `node
-// -r diagnose/event-loop-probe.js -r tooling/probe.js <entry>`), so that any
-// server is measured without a line of it changed. It measures what Doctor
-// measures, with what Node ships (perf_hooks): the event-loop delay, from a
-// 10 ms timer as Doctor's sampler has (monitorEventLoopDelay records the
-// time between its turns; what passes 10 ms is the delay), the share of the
-// time the loop was busy (performance.eventLoopUtilization) and the
-// process's CPU (process.cpuUsage). And what Doctor does not: the CPU the
-// process spent between one response and the next, counted by the
-// responses it finished (node:http publishes each on the diagnostics
-// channel 'http.server.response.finish'), which is what tells a leak (each
-// response dearer than the last) from a server that is merely slow.
-// Over the IPC channel spawn-server.js opens, beside tooling/probe.js's
-// messages:
-//   child -> parent  { type: 'event-loop-sample', sample } every second from
-//                    the start, `sample` = { timestamp (Date.now()), seconds
-//                    (the time it covers), cpu (cores), utilization (0-1),
-//                    delay (ms late in all: what passed the timer's 10 ms,
-//                    summed), p50, p99, max (ms each turn was late) };
-//   parent -> child  { type: 'event-loop-reset' }: the load begins; answered
-//                    { type: 'event-loop-reset' };
-//   parent -> child  { type: 'event-loop-summary' }: the load is over;
-//                    answered { type: 'event-loop-summary', summary,
-//                    responses }: the same figures over the whole load since
-//                    the reset, and `responses`, [[responses finished, CPU
-//                    µs used], …] since the reset, one pair every
-//                    RESPONSES_PER_MARK responses (the first [0, 0]).
+// Preloaded into a server by `npm run event-loop` to measure, its code unchanged, what Doctor
+// measures and the CPU per response finished. Messages: 'event-loop-sample' each second out;
+// 'event-loop-reset' and 'event-loop-summary' answered (docs/node-tools.md, "How it measures").
 
 const { monitorEventLoopDelay, performance } = require('node:perf_hooks')
 const diagnosticsChannel = require('node:diagnostics_channel')
@@ -35,10 +11,7 @@ const cluster = require('node:cluster')
 // Doctor's sampling interval: its delay is what passes it.
 const TIMER_MS = 10
 const SAMPLE_EVERY_MS = 1000
-// A mark every 10 responses: 60 along slow's 600 requests whatever the
-// machine's speed, and at fixed's tens of thousands a second one
-// process.cpuUsage() call per 10 responses, a fraction of a percent of
-// their cost.
+// Often enough for a trend along slow's short load, rarely enough that process.cpuUsage() costs little.
 const RESPONSES_PER_MARK = 10
 
 if (process.send && !cluster.isWorker) {

@@ -1,27 +1,9 @@
 'use strict'
 
-// `npm run event-loop -- <server>`: what kind of problem a server has, as
-// Doctor asks it, with what Node ships. The server runs as a user runs it,
-// with event-loop-probe.js preloaded (its code untouched), under the load
-// Doctor gets (load.js); every second the terminal shows its event-loop
-// delay and how busy its loop and its CPU were. Then the verdict, whether
-// it leaks: the CPU a response costs late in the load against early
-// (cost-growth.js), a ratio of the server to itself, which a faster or
-// slower machine does not move:
-//   event-loop: slow: a leak: each response costs more CPU than the ones before (…)
-//   event-loop: fixed: no leak: a response costs no more late in the load than early (…)
-// And under it Doctor's own rule on the delay (a median of 10 ms or more,
-// or one delay of 100 ms or more), against how busy the machine was
-// (machine.js), in Doctor's words. Its line is in milliseconds, which a
-// fast enough CPU keeps slow under, so its line says it is a reading of
-// the machine: under a leak's verdict, "no delay flagged" must not read as
-// "no problem".
-//   event-loop: Doctor's rule, which moves with the machine's speed: slow: the event-loop delay is flagged (…)
-//   event-loop: Doctor's rule, which moves with the machine's speed: slow: no delay flagged (…)
-//   event-loop: Doctor's rule, which moves with the machine's speed: fixed: not judged: the machine was busy (…)
-// docs/node-tools.md, "npm run event-loop", says how to read both.
-// Exit codes: 0 done (a "not judged" too: the run worked), 1 the load got
-// no 2xx response or the server failed, 2 bad arguments.
+// `npm run event-loop -- <server>`: whether a server leaks, by the CPU a response costs late in
+// the load against early (cost-growth.js), and its delay by Doctor's rule, which the machine's
+// speed moves. docs/node-tools.md, "npm run event-loop", says how to read both. Exit codes: 0
+// done ("not judged" too), 1 no 2xx response or the server failed, 2 bad arguments.
 
 const path = require('node:path')
 const { runAsProcess, UsageError } = require('../tooling/command')
@@ -33,18 +15,13 @@ const { judgeMachine, describeMachine } = require('./machine')
 const { judgeCostGrowth, describeCostGrowth, LEAK_GROWTH } = require('./cost-growth')
 
 const PROBE = path.join(__dirname, 'event-loop-probe.js')
-// Doctor's delay rule (@clinic/doctor/analysis/analyse-delay.js), on the
-// same 10 ms timer: "If there is a 10ms event loop delay, we can't handle
-// connections for 10ms […] the GC stops the world for a long time […] just
-// once can be an issue".
+// Doctor's delay rule (@clinic/doctor/analysis/analyse-delay.js), read on a timer like Doctor's.
 const FLAGGED_MEDIAN_MS = 10
 const FLAGGED_MAX_MS = 100
-// What the rule's line starts with, after `event-loop: `. figures/catalogue.js
-// reads the longest delay from the line it starts, from a copy (no tool
-// imports another's command); test/diagnose/event-loop.test.js holds the two alike.
+// What the rule's line starts with. figures/catalogue.js keeps a copy (no tool imports another's
+// command); test/diagnose/event-loop.test.js holds the two alike.
 const DOCTOR_RULE = "Doctor's rule, which moves with the machine's speed"
-// The server's answer to a message, when its loop is free again; slow's
-// longest turns take a few hundred milliseconds.
+// The probe answers when the server's loop is free again, which slow's long turns delay.
 const ANSWER_TIMEOUT_MS = 30000
 
 const USAGE = `Usage: npm run event-loop -- <server> [--connections N] [--duration SECONDS | --requests N]
@@ -60,15 +37,8 @@ more, or one of ${FLAGGED_MAX_MS} ms), which it does: a fast machine keeps slow 
             or the path of any server folder or file, your workshop copy say
 `
 
-/**
- * Measure `server`'s event loop under load. Resolves to { code, error?,
- * name (the server as printed), load, samples (each second's, during the
- * load), summary (the load's whole), machine (judgeMachine's), growth
- * (cost-growth.js's judgeCostGrowth), leak, flagged (by Doctor's rule),
- * verdict (the leak's line), delayVerdict (Doctor's rule's) }; code 2 when
- * nothing is at that path, 1 when the server did not start or the load got
- * no 2xx.
- */
+// Resolves to { code, error?, name, load, samples, summary, machine, growth, leak, flagged, verdict,
+// delayVerdict }; code 2 when nothing is at that path, 1 when the server did not start or got no 2xx.
 async function measureEventLoop (server, { connections = defaultConnections('event-loop'), duration, requests, log = console.log } = {}) {
   let entry, variant
   try {
@@ -124,7 +94,6 @@ async function measureEventLoop (server, { connections = defaultConnections('eve
   }
 }
 
-// Send `type` to the server's probe; resolves to its answer.
 function ask (child, type) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.off('message', onMessage); reject(new Error(`no answer to ${type} within ${ANSWER_TIMEOUT_MS / 1000} s`)) }, ANSWER_TIMEOUT_MS)
@@ -139,11 +108,7 @@ function ask (child, type) {
   })
 }
 
-/**
- * Whether `variant` leaks, from `growth` (judgeCostGrowth's); `flagged`,
- * whether Doctor's rule flags its delay, tells a flat server that is slow
- * from one that is not.
- */
+// `flagged`, whether Doctor's rule flags the delay, tells a flat server that is slow from one that is not.
 function describeLeakVerdict (variant, growth, flagged) {
   const reading = describeCostGrowth(growth)
   if (!growth.measured) return `${variant}: leak not judged: ${reading}`
@@ -154,13 +119,7 @@ function describeLeakVerdict (variant, growth, flagged) {
     : `${variant}: no leak: ${flat}`
 }
 
-/**
- * The delay's verdict by Doctor's rule, in Doctor's words. `summary` the load's figures (ms),
- * `flagged` whether Doctor's rule flags them, `machine` judgeMachine's.
- * Where the server did not get its share of the CPU, a flagged delay is
- * what a server short of CPU looks like, so nothing is judged, unless the
- * loop was late half the time or more (slow's is: machine.js).
- */
+// On a server short of CPU a flagged delay is not judged, unless it is beyond what that explains (machine.js).
 function describeEventLoopVerdict (variant, { summary, flagged }, machine) {
   const figures = `median ${ms(summary.p50)}, p99 ${ms(summary.p99)}, max ${ms(summary.max)}; loop busy ${percent(summary.utilization)} of the time`
   const busy = machine.measured && machine.busy
@@ -184,9 +143,7 @@ function percent (share) {
   return `${Math.round(share * 100)} %`
 }
 
-// Each second of the load on a line: how much of it the loop was late
-// (the bar, one block a tenth), the delay's median, p99 and max, and how
-// busy the loop and the CPU were.
+// A line a second: how much of it the loop was late (one block a tenth), the delay, loop and CPU use.
 function formatSamples (variant, samples) {
   const header = `Event loop of ${variant}, each second of the load (delays in ms past its 10 ms timer):\n` +
     '     late                     median     p99     max   loop busy   CPU (cores)'

@@ -1,23 +1,14 @@
 'use strict'
 
-// A CPU profile's flame graph as one HTML file that opens from disk with no
-// network: d3-flame-graph (a dependency: `npm run profile` is a workshop step) draws the call tree
-// cpu-profile.js reads, in SVG, each frame's name in the page's text. The
-// library and the d3 modules it needs are written into the page, so that
-// nothing is fetched: its UMD build leaves d3 to a global, and the d3
-// modules ship UMD builds of their own that add to that global, so each is
-// put in as it is, dependencies first.
-//
-// The page around the graph is written here by hand: the library draws a
-// chart into an element and leaves the page to its user.
+// A CPU profile's flame graph as one HTML file that opens offline: d3-flame-graph and the d3 modules
+// it needs are inlined, each UMD build as it is, dependencies first, all adding to one global d3.
 
 const fs = require('node:fs')
 const path = require('node:path')
 const { escapeHtml, jsonForScript, htmlPage } = require('../tooling/html-text')
 
 const LIBRARY = 'd3-flame-graph'
-// This repo's own code stands out in one colour (the frames table's
-// "<- this repo"); everything else keeps the library's warm colours.
+// This repo's code in one colour (the frames table's "<- this repo"); the rest keeps the library's.
 const OWN_COLOUR = '#5b9bd5'
 
 const PAGE_STYLE = `
@@ -28,13 +19,7 @@ const PAGE_STYLE = `
   #details { min-height: 1.4em; font-family: monospace; }
 `
 
-/**
- * The page: `title`, the lines of `about` under it, and the flame graph of
- * `tree` (callTree's: { functionName, location, own, value, children }).
- * `scripts` are the library's files in load order (libraryScripts()).
- */
 function flameGraphPage ({ title, about = [], tree, scripts = libraryScripts() }) {
-  // The root is V8's (root): every sample, which the library labels with its count.
   const data = jsonForScript({ ...toChartData(tree), name: 'all' })
   const libraries = scripts.map(({ name, version, file }) =>
     `<script>/* ${name} ${version} */\n${fs.readFileSync(file, 'utf8').replace(/<\/script/gi, '<\\/script')}\n</script>`)
@@ -53,13 +38,11 @@ ${about.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
 ${libraries.join('\n')}
 <script>
   const data = ${data}
-  // The UMD build's global is the module's namespace: the chart is its
-  // default export (the README's flamegraph() is the ES module's import).
+  // The UMD build's global is the module's namespace: the chart is its default export.
   const chart = flamegraph.default()
     .width(Math.max(600, document.getElementById('chart').clientWidth))
     .cellHeight(18)
-    // Callers on top, as DevTools' call tree has them: the wide boxes come
-    // first, above module loading's deep and narrow stacks.
+    // Callers on top, as DevTools' call tree has them.
     .inverted(true)
     .minFrameSize(1)
     .setDetailsElement(document.getElementById('details'))
@@ -73,13 +56,7 @@ ${libraries.join('\n')}
   })
 }
 
-/**
- * The files of the library and of everything it depends on, in the order a
- * page must load them (each after its dependencies): [{ name, version,
- * file }]. Each package is resolved from the one that depends on it, as
- * Node resolves it, and put in once: where npm keeps two versions of a d3
- * module, both satisfy the ranges asked for, and one global d3 holds one.
- */
+// The library's files and its dependencies', in load order, each resolved as Node does and put in once.
 function libraryScripts (name = LIBRARY, from = __dirname) {
   const scripts = []
   const seen = new Set()
@@ -94,9 +71,7 @@ function libraryScripts (name = LIBRARY, from = __dirname) {
   return scripts
 }
 
-// The folder of the package `name` as required from `from`: above the file
-// it resolves to, the first with that package's package.json (the d3
-// modules' `exports` keep their package.json itself from being resolved).
+// Looks above the resolved file: the d3 modules' `exports` keep their package.json from being resolved.
 function packageFolder (name, from) {
   let folder = path.dirname(require.resolve(name, { paths: [from] }))
   while (!isPackage(folder, name)) {
@@ -115,14 +90,10 @@ function isPackage (folder, name) {
   }
 }
 
-// The file a browser loads: the one a CDN serves for the package (the d3
-// modules name their minified UMD build so), else its main, which for
-// d3-flame-graph is its UMD build.
 function browserFile (manifest) {
   return manifest.unpkg ?? manifest.jsdelivr ?? manifest.main
 }
 
-// d3-flame-graph's shape: { name, value, children }, the name its label.
 function toChartData ({ functionName, location, own, value, children }) {
   return { name: `${functionName} ${location}`, own, value, children: children.map(toChartData) }
 }

@@ -1,9 +1,6 @@
 'use strict'
 
-// The hottest frames as every diagnosis prints them (Flame's, the CPU
-// profile's): share of the samples, function, location, and a mark on this
-// repo's own code, or, where the frame says (the CPU profile's `from`), on
-// the function of this repo its time comes from.
+// The hottest frames as every diagnosis prints them, this repo's own code marked.
 
 function formatFrames (title, frames) {
   const rows = frames.map((f) =>
@@ -12,15 +9,10 @@ function formatFrames (title, frames) {
   return [title, ...rows, ...notes].join('\n')
 }
 
-// A frame of a shared library in which the profiler found no function name.
 const SHARED_LIB = '[SHARED_LIB]'
 const SHARED_LIB_NOTE = '  [SHARED_LIB]: code in that file that the profiler found no function name for (no symbol for it there, or no `nm` to read them).'
 
-// Flame's C and C++ frames ([cpp], [v8], [system]) are named as nm
-// demangles them, return type and parameters included: 250 characters for
-// one of V8's JSON functions. A row shows the qualified name alone,
-// `v8::internal::FastJsonStringifier<unsigned char>::SerializeObject`, and
-// at most MAX_NAME characters of it (a template's arguments can be longer).
+// nm's demangled C++ names carry return type and parameters: a row shows the qualified name alone.
 const NATIVE = /^\[(?:cpp|v8|system)\]$/
 const MAX_NAME = 100
 function shownName ({ functionName, location }) {
@@ -29,11 +21,8 @@ function shownName ({ functionName, location }) {
   return name.length > MAX_NAME ? `${name.slice(0, MAX_NAME - 1)}…` : name
 }
 
-// `bool v8::internal::JsonStringifier::SerializeString<false>(v8::…)` ->
-// `v8::internal::JsonStringifier::SerializeString<false>`: what comes before
-// the parameters' opening parenthesis (outside any template's <>, and not
-// that of `(anonymous namespace)`), after the return type. An operator's
-// symbols (`operator<<`, `operator()`) are part of its name.
+// What comes before the parameters' parenthesis (outside any <>, and not `(anonymous namespace)`),
+// after the return type; an operator's symbols (`operator<<`, `operator()`) are part of its name.
 const OPERATOR = /^operator(?:\(\)|[<>=!+\-*/%&|^~[\],]+| [\w:]+)/
 function qualifiedName (signature) {
   let depth = 0

@@ -1,14 +1,8 @@
 'use strict'
 
-// `node diagnose <tool> <server>`: a clinic run of one server (a variant, a
-// story's server, or any server's path, such as a workshop copy) under
-// autocannon load, headless, followed by what clinic found, in the terminal.
-//   tools: doctor, flame, bubbleprof, heapprofiler
-// The load runs in clinic-run.js, without a shell between the tools.
-// Exit codes: 0 done (also when Doctor's verdict is "not judged: the
-// machine was busy": the run worked, the machine was not free to judge the
-// server on, and the line says so), 1 clinic failed or its load got no 2xx
-// response, 2 bad arguments or clinic missing.
+// `node diagnose <tool> <server>`: clinic on one server under autocannon load,
+// headless, then its findings in the terminal. Exit codes: 0 done (a "not
+// judged" verdict too), 1 clinic failed or no 2xx response, 2 bad arguments or no clinic.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -20,18 +14,12 @@ const { parseLoadCommandLine, DEFAULTS, LEAKING_REQUESTS, DOCTOR_CONNECTIONS, lo
 const { LEAKING } = require('../tooling/targets')
 const { formatFrames } = require('./frames-table')
 
-// clinic runs from here: its reports and its scratch files (Doctor's
-// node_trace.*.log) stay out of the repo's root.
+// clinic runs here, so its reports and Doctor's node_trace.*.log stay out of the root.
 const CLINIC_DIR = path.join(ROOT, '.clinic')
 const CLINIC_RUN = path.join(__dirname, 'clinic-run.js')
 const TOOLS = ['doctor', 'flame', 'bubbleprof', 'heapprofiler']
-// Beyond the load itself, time for clinic to start, collect, analyse and
-// write its report. Under Windows' node.exe on Wine, Flame on slow took
-// around half a minute each to start loading, to analyse and to write its
-// HTML, and longer beside another run; a slow Windows file system (an
-// antivirus scanning each file read) is the same. The limit, about twice
-// the slowest seen, is there for a clinic that hangs, not to judge a slow
-// machine.
+// Time beyond the load for clinic to start, analyse and write its report:
+// generous, to stop a clinic that hangs, not to judge a slow machine.
 const CLINIC_OVERHEAD_SECONDS = 180
 
 const USAGE = `Usage: node diagnose <tool> <server> [--connections N] [--duration SECONDS | --requests N]
@@ -48,15 +36,8 @@ The report lands in .clinic/; its path is printed.
 After doctor, its verdict is printed; after flame, the hottest frames.
 `
 
-/**
- * Run clinic `tool` on `server` (a variant's or story's name, or a path).
- * Resolves to { code, error?, report, dataDir, load, verdict?, analysis?,
- * frames?, profilerShare?, ownShare?, allFrames?, ownByTotal? }; code 2 when clinic is not installed
- * or not the pinned version, or nothing is at that path, 1 when its run
- * failed or its load got no 2xx response (there is nothing to diagnose).
- * `html: false` skips the HTML report (report then null): the findings are
- * read from the data folder, and the tests need no page.
- */
+// Run clinic `tool` on `server`. Resolves to { code, error?, report, dataDir,
+// load, ...readFindings' }. `html: false` skips the HTML report (report null).
 async function diagnose (tool, server, {
   connections = defaultConnections(tool),
   duration,
@@ -74,8 +55,7 @@ async function diagnose (tool, server, {
   } catch (err) {
     return { code: 2, error: err.message }
   }
-  // Loaded here, not at the top: it needs clinic's packages, whose absence
-  // (above) or wrong version it reports with a message instead of a crash.
+  // Loaded here: it needs clinic's packages, and a wrong version is reported, not a crash.
   let analysis
   try {
     analysis = require('./clinic-analysis')
@@ -97,9 +77,7 @@ async function diagnose (tool, server, {
   return { code: 0, report: run.html, dataDir: run.dataDir, load: run.load, ...await readFindings(tool, analysis, variant, run, load) }
 }
 
-// The command clinic starts. The logging story's servers log into a
-// synchronous file, as they do in the bench, rather than into 0x's pipe
-// (see the preload).
+// The logging story's servers log into a synchronous file, as in the bench.
 function serverCommand (variant, entry) {
   const stdoutFile = variant.startsWith('stories/logging/')
     ? ['-r', path.join(ROOT, 'tooling', 'stdout-to-synchronous-file.js')]
@@ -107,9 +85,7 @@ function serverCommand (variant, entry) {
   return [process.execPath, ...stdoutFile, entry]
 }
 
-// What clinic found in the run: Doctor's verdict, judged against how busy
-// the machine was (and, where its delay rule saw nothing in a load by
-// requests, a leak's, what that rule cannot see), or Flame's hottest frames.
+// Doctor's verdict, read against how busy the machine was, or Flame's hottest frames.
 async function readFindings (tool, analysis, variant, run, load) {
   if (tool === 'doctor') {
     const doctor = await analysis.readDoctorAnalysis(run.dataDir)
@@ -127,35 +103,28 @@ async function readFindings (tool, analysis, variant, run, load) {
   return {}
 }
 
-// Doctor's longest delay during the load, in ms.
 function longestDelayMs (samples, cpu) {
   return Math.max(0, ...samples.filter((s) => s.timestamp > cpu.from && s.timestamp <= cpu.to).map((s) => s.delay))
 }
 
-// Doctor's rule is a line in milliseconds (one delay of 100 ms, a median of
-// 10): a machine fast enough runs a leak's `requests` in turns shorter than
-// it. Said plainly, with the reading that does see it: a leak makes each
-// response dearer than the ones before, at any speed (event-loop.js).
+// A fast machine serves a leak's `requests` in turns under Doctor's delay line;
+// the growth in each response's cost shows at any speed (event-loop.js).
 function describeUnseenLeak (variant, longestMs, requests) {
   return `its delay rule (one delay of 100 ms, or a median of 10 ms) saw no issue: the longest delay was ${Math.round(longestMs)} ms. ` +
     `A leak shows in how the delay grows, and on a machine this fast ${requests.toLocaleString('en-US')} requests keep it under that line; ` +
     `\`npm run event-loop -- ${variant}\` judges the growth instead (the CPU each response costs, late in the load against early).`
 }
 
-// Run clinic-run.js in a child process in .clinic/, echoing what it prints.
-// Resolves to its last message ({ dataDir, html, load } or { error }), or
-// { timedOut } when it was still running after `timeoutMs` (it is then
-// ended, with every process it started). Ctrl-C here ends them too.
+// Run clinic-run.js in .clinic/, echoing its output. Resolves to its last message,
+// or { timedOut } once `timeoutMs` ended it and all it started (as Ctrl-C does).
 function runInChild (job, log, timeoutMs) {
   return new Promise((resolve) => {
     const child = fork(CLINIC_RUN, [], {
       cwd: CLINIC_DIR,
-      // Its own process group on POSIX, so that the server clinic starts
-      // ends with it (killTree); Windows ends a tree by its root's pid.
+      // Its own process group on POSIX, so the server ends with it (killTree).
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      // Headless: no telemetry question (clinic would otherwise wait for an
-      // answer, or without a terminal silently do nothing), no update check.
+      // No telemetry question (clinic would wait for an answer) and no update check.
       env: { ...process.env, NO_INSIGHT: '1', NO_UPDATE_NOTIFIER: '1', PORT: '0', STDOUT_FILE: path.join(CLINIC_DIR, 'stdout.log') }
     })
     let outcome = { error: 'it exited without a word' }
@@ -183,7 +152,6 @@ function runInChild (job, log, timeoutMs) {
   })
 }
 
-// End `child` and every process it started, on every system.
 function killTree (child) {
   if (child.exitCode !== null || child.signalCode !== null) return
   if (process.platform === 'win32') {

@@ -1,9 +1,7 @@
 'use strict'
 
-// The load every diagnosis puts on a server, clinic's tools and Node's
-// alike: autocannon, in a process of its own (load-process.js), for a count
-// of requests or a number of seconds, and how the machine's CPU went
-// meanwhile (for machine.js's busy-machine check).
+// The load every diagnosis puts on a server (autocannon, in load-process.js),
+// and how the machine's CPU went meanwhile, for machine.js. docs/diagnose.md, "The load".
 
 const os = require('node:os')
 const path = require('node:path')
@@ -16,30 +14,13 @@ const { parseCommandLine, numberOption, UsageError } = require('../tooling/comma
 
 const LOAD_PROCESS = path.join(__dirname, 'load-process.js')
 const DEFAULTS = { connections: 100, duration: 5 }
-// A leaking target (the catalogue's `leaking`: slow) is loaded by a count of
-// requests, as the benchmark loads it: slow adds a listener per request, so what Doctor and Flame see depends on how many
-// requests it has served, and a load by seconds would show a fast laptop a
-// different server from a slow one (Doctor's verdict moved from event-loop
-// to gc on one machine as it sped up). docs/diagnose.md, "The load",
-// says why.
+// A leak's cost grows per request: a timed load would show each machine a different server.
 const LEAKING_REQUESTS = 600
-// Doctor gets autocannon's own default of 10 connections instead. libuv
-// (since its PR #3696, in every Node this project supports) accepts one
-// connection per event-loop turn, so a blocked server like slow takes one
-// long turn per connection to accept them all: with 100, its handle count
-// climbs step by step for seconds. Doctor's handles check is a sign test
-// that flags 24 or more steps the same way inside its window, so it called
-// that ramp an I/O issue (verdict "unknown": delay and handles) in about one
-// run in 25 here, depending on how many turns fit in the window. With 10
-// connections the ramp has at most 10 steps and cannot trip that test; the
-// verdict then rests on the event-loop delay, which is slow's real problem.
+// Not 100: libuv accepts one connection per turn, and a blocked server's ramp to 100 trips Doctor's handles check.
 const DOCTOR_CONNECTIONS = 10
 const DELAY_TOOLS = ['doctor', 'event-loop']
-// A load by a count of requests stops after this long (a laptop far slower
-// than ours); a load by seconds, a few seconds after its duration.
 const COUNTED_LOAD_TIME_LIMIT_SECONDS = 60
-// autocannon's load on `variant`: its size (loadSize), the story's request
-// fields, and how long it may take.
+// autocannon's load on `variant`: its size, the story's headers and a time limit.
 function loadFor (variant, { connections, duration, requests }) {
   const size = loadSize(variant, { duration, requests })
   return {
@@ -51,8 +32,6 @@ function loadFor (variant, { connections, duration, requests }) {
   }
 }
 
-// slow by its count of requests unless told otherwise; anything else for
-// `duration` seconds (5 by default) unless given a count.
 function loadSize (variant, { duration, requests }) {
   if (requests) return { amount: requests }
   if (duration) return { duration }
@@ -65,16 +44,11 @@ function describeOutcome ({ requests, non2xx, errors, timeouts, error }) {
   return `${requests} responses, ${non2xx} not 2xx, ${errors} errors, ${timeouts} timeouts`
 }
 
-// Doctor's load for the tools that ask what kind of problem a server has
-// (doctor, event-loop); Flame's for the others.
 function defaultConnections (tool) {
   return DELAY_TOOLS.includes(tool) ? DOCTOR_CONNECTIONS : DEFAULTS.connections
 }
 
-// The load, in a process of its own (load-process.js: why there). Resolves
-// to its result (see there) with `cpu`, how the machine's CPU went
-// meanwhile (cpuDuring); never rejects: a load that could not run is one
-// that got no 2xx.
+// Resolves to load-process.js's result with `cpu` (cpuDuring); never rejects: a load that could not run got no 2xx.
 function runLoad (port, load) {
   return new Promise((resolve) => {
     const cpu = cpuDuring()
@@ -90,19 +64,9 @@ function runLoad (port, load) {
   })
 }
 
-/**
- * How the machine's CPU was spent from now until `end()`: end() returns
- * { from, to } (Date.now(), the clock Doctor's samples carry), `cores`,
- * `allMs` and `busyMs` (CPU time of every core, and the part not idle, from
- * os.cpus(): /proc/stat on Linux, the kernel's counters on macOS and
- * Windows), and `loadMs`, the CPU the run's own processes used besides the
- * server: this one (clinic's collector) and the load's (`loadChildMs`).
- * `allMs` is null where the OS gives no CPU times (os.cpus() empty or all
- * zero): how busy the machine was is then unknown. The same reading as
- * bench/measure/machine.js's sampleCpuBusy (tooling/cpu-times.js), over the
- * load instead of half a second before it. The server's own CPU is Doctor's to measure (its
- * samples, in the server): clinic-analysis.js puts the two together.
- */
+// The machine's CPU from now until end(): { from, to } on Doctor's clock, cores,
+// allMs and busyMs (null where the OS gives no CPU times), and loadMs, this
+// process's CPU and the load's. The server's own is measured inside it.
 function cpuDuring () {
   const from = Date.now()
   const before = cpuTimes()
@@ -128,14 +92,7 @@ function describeLoad ({ connections, duration, amount }) {
   return `autocannon -c ${connections}, ${amount ? `${amount.toLocaleString('en-US')} requests` : `${duration} s`}`
 }
 
-/**
- * A diagnosis's command line: its positionals (the tool, the server, as
- * the command has them) and the options of its load, `--connections N` and
- * `--duration SECONDS` or `--requests N`, checked ({ connections,
- * duration, requests }: `tool`'s connections unless given; `tool` a
- * name, or a function of the positionals that names it). Throws a
- * UsageError for a bad value or both sizes.
- */
+// `tool`, for the default connections: a name, or a function of the positionals that names it.
 function parseLoadCommandLine (argv, tool) {
   const { values, positionals } = parseCommandLine(argv, {
     connections: { type: 'string' },

@@ -1,14 +1,8 @@
 'use strict'
 
-// `npm run profile -- SERVER`: where the time goes, with what Node ships.
-// The server runs under `node --cpu-prof` (V8's sampling profiler, the one
-// Chrome DevTools reads) while it gets the load Flame gets (load.js); then
-// it is asked to exit, which is when Node writes the profile, and the
-// hottest frames are printed as `npm run flame` prints them. Two files are
-// left in .profile/: the .cpuprofile, for DevTools or speedscope, and a
-// flame graph that opens from disk (flame-graph-page.js).
-// Exit codes: 0 done, 1 the load got no 2xx response or no profile was
-// written, 2 bad arguments.
+// `npm run profile -- SERVER`: where the time goes, with what Node ships. The
+// server runs under `node --cpu-prof` with Flame's load, then exits, which is
+// when Node writes the profile; its hottest frames are printed as Flame's are.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -22,8 +16,7 @@ const { parseCpuProfile, hottestFrames, ownFramesByTotal, callTree } = require('
 const { flameGraphPage } = require('./flame-graph-page')
 const { formatFrames } = require('./frames-table')
 
-// Beside .clinic/, and like it out of git: a profile names the paths of the
-// machine it was taken on.
+// Out of git, like .clinic/: a profile names the paths of the machine it was taken on.
 const PROFILE_DIR = path.join(ROOT, '.profile')
 
 const USAGE = `Usage: npm run profile -- SERVER [--connections N] [--duration SECONDS | --requests N]
@@ -40,13 +33,9 @@ browser) and a flame graph as one HTML file that opens offline.
 Exit codes: 0 done, 1 no 2xx response or no profile, 2 bad arguments.
 `
 
-/**
- * Profile the server at `entry` (named `name`, as resolveServerPath names
- * it) under load. Resolves to { code, error?, load, cpuprofile, html,
- * hottest (hottestFrames'), ownByTotal }; code 1 when the load got no 2xx
- * response (nothing worth a profile: it is removed) or the server wrote no
- * profile.
- */
+// Profile the server at `entry` under load. Resolves to { code, error?, load,
+// cpuprofile, html, hottest, unfolded, ownByTotal }; code 1 when the load got
+// no 2xx response (the profile is removed) or the server wrote none.
 async function profile ({ entry, name }, { connections = defaultConnections('profile'), duration, requests, dir = PROFILE_DIR, log = () => {} } = {}) {
   const load = loadFor(name, { connections, duration, requests })
   fs.mkdirSync(dir, { recursive: true })
@@ -72,14 +61,10 @@ async function profile ({ entry, name }, { connections = defaultConnections('pro
   return { code: 0, load: result, cpuprofile, html, hottest, unfolded, ownByTotal: ownFramesByTotal(parsed) }
 }
 
-// The server under --cpu-prof, the load, and the exit that writes the
-// profile (also when the load failed: a server is never left running).
-// Resolves to the load's result and how the server exited.
+// Resolves to the load's result and how the server exited; it exits even when the load failed.
 async function runUnderProfiler (entry, name, load, base, log) {
   const profiler = ['--cpu-prof', '--cpu-prof-dir', path.dirname(base), '--cpu-prof-name', `${path.basename(base)}.cpuprofile`]
-  // The logging story's servers write into a synchronous file, as under
-  // `npm run flame` (diagnose/index.js) and in the bench: the case the
-  // story is about, where a pipe would not block.
+  // The logging story's servers write into a synchronous file, as in the bench and under Flame.
   const logging = name.startsWith('stories/logging/')
   const stdoutFile = `${base}.stdout.log`
   const server = await spawnServer(entry, {
@@ -100,9 +85,8 @@ async function runUnderProfiler (entry, name, load, base, log) {
   return { result, exit: signalCode ?? `code ${exitCode}` }
 }
 
-// The files' name: the server's, then the time and this process's id, so
-// that no run overwrites another's (two at once have two ids), in the
-// order Node names its own (CPU.20261127.113002.4242...).
+// The server's name, the time and the pid, in the order Node names its own
+// profiles: no run overwrites another's, even two at once.
 function fileBase (name, now = new Date(), pid = process.pid) {
   const server = name.replace(/\.js$/, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '')
   const two = (n) => String(n).padStart(2, '0')
@@ -111,7 +95,6 @@ function fileBase (name, now = new Date(), pid = process.pid) {
   return `${server}.${date}.${time}.${pid}`
 }
 
-// How many samples counted, how often, and how many were idle.
 function describeSamples (parsed, { samples, idleShare }) {
   const seconds = (parsed.endTime - parsed.startTime) / 1e6
   const every = parsed.samples.length > 1 ? (parsed.endTime - parsed.startTime) / 1000 / parsed.samples.length : null

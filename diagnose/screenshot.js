@@ -1,9 +1,7 @@
 'use strict'
 
-// `npm run screenshot -- <report.html> [out.png]`: a picture of a clinic
-// report, rendered from the report itself by headless Chromium (Debian's
-// `chromium` package; not a dependency of anything else here). The pictures
-// in the README and docs/ come from this.
+// `npm run screenshot -- <report.html> [out.png]`: a clinic report rendered to a
+// PNG by headless Chromium. The pictures in the README and docs/ come from this.
 
 const fs = require('node:fs')
 const os = require('node:os')
@@ -27,13 +25,9 @@ const WINDOW = '1400,1000'
 // Clinic's reports draw with JavaScript after load; give them this long.
 const RENDER_BUDGET_MS = 5000
 const RENDER_TIMEOUT_MS = 60000
-// `chromium --version` answers in a tenth of a second; one that has not in
-// this long will not (a wrapper waiting on something), and is passed over.
+// A browser that has not answered `--version` by then (a wrapper waiting on something) is passed over.
 const VERSION_TIMEOUT_MS = 10000
 
-/**
- * Render `report` (an HTML file) to `out` (a PNG). Returns `out`.
- */
 function screenshot (report, out, chromium = findChromium()) {
   if (!chromium) throw new Error(`no Chromium found: ${NO_CHROMIUM_HINT}`)
   if (!fs.existsSync(report)) throw new Error(`no report at ${report}`)
@@ -41,11 +35,9 @@ function screenshot (report, out, chromium = findChromium()) {
   try {
     execFileSync(chromium, [
       '--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars',
-      // This machine's network is closed: no background connections.
       '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
       `--user-data-dir=${profile}`, `--window-size=${WINDOW}`, `--virtual-time-budget=${RENDER_BUDGET_MS}`,
-      // A URL of the path, not file:// and the path: a # or % in a folder's
-      // name would start a fragment or an escape, and C:\ is no URL path.
+      // A URL of the path: a # or % in a folder's name would start a fragment or an escape.
       `--screenshot=${path.resolve(out)}`, pathToFileURL(path.resolve(report)).href
     ], { stdio: 'ignore', timeout: RENDER_TIMEOUT_MS, killSignal: 'SIGKILL' })
   } finally {
@@ -54,10 +46,8 @@ function screenshot (report, out, chromium = findChromium()) {
   return out
 }
 
-// The first of CHROMIUM_CANDIDATES on the PATH that runs, or else of the
-// places macOS and Windows install Chrome or Chromium, as an absolute path
-// (puppeteer wants one), or null. `platform`, `env` and `timeoutMs` are the
-// tests'.
+// The first browser that runs, on the PATH or else where installers put one, as an
+// absolute path (puppeteer wants one), or null.
 function findChromium ({ platform = process.platform, env = process.env, timeoutMs = VERSION_TIMEOUT_MS } = {}) {
   const folders = (env.PATH || '').split(path.delimiter).filter(Boolean)
   const names = platform === 'win32' ? CHROMIUM_CANDIDATES.map((name) => `${name}.exe`).concat('chrome.exe') : CHROMIUM_CANDIDATES
@@ -66,11 +56,7 @@ function findChromium ({ platform = process.platform, env = process.env, timeout
   return candidates.find((file) => isFile(file) && (platform === 'win32' || probeChromium(file, { timeoutMs }) === null)) ?? null
 }
 
-/**
- * Why the browser at `file` will not do, or null where it answers
- * `--version`, within `timeoutMs`. Not asked on Windows (findChromium):
- * there chrome.exe prints no version, starts the browser and stays.
- */
+// Why `file` will not do, or null. Not asked on Windows: chrome.exe prints no version and stays.
 function probeChromium (file, { timeoutMs = VERSION_TIMEOUT_MS } = {}) {
   // No pipes: a child the browser leaves behind cannot hold the call open.
   const { error } = spawnSync(file, ['--version'], { stdio: 'ignore', timeout: timeoutMs, killSignal: 'SIGKILL' })
@@ -87,7 +73,6 @@ function isFile (file) {
   }
 }
 
-// Where the installers put them, off the PATH.
 function installedBrowsers (platform, env) {
   if (platform === 'darwin') {
     return ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome', '/Applications/Chromium.app/Contents/MacOS/Chromium']

@@ -1,12 +1,8 @@
 'use strict'
 
-// `npm run trace-leak [-- SERVER]`: the case study's debugging step, without
-// editing the repo. A copy of slow/ (or of another server's folder, a
-// workshop copy say; with core/) goes to a folder of its own under .clinic/
-// with the line that sets defaultMaxListeners to Infinity removed; it runs with
-// --trace-warnings under light load until Node prints the
-// MaxListenersExceededWarning with its stack, which names the function that
-// adds the listener.
+// `npm run trace-leak [-- SERVER]`: the case study's debugging step, without editing
+// the repo. A copy of slow/ without the line that hides MaxListenersExceededWarning
+// runs with --trace-warnings until the warning's stack names who adds the listener.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -25,22 +21,14 @@ function that adds the listener.
 Exit codes: 0 the warning was printed, 1 it was not (no listener piled up),
 2 bad arguments.
 `
-// Each run copies into a folder of its own (.clinic/trace-leak-XXXXXX),
-// removed when it ends: two runs at once (two terminals, two test files)
-// cannot empty each other's copy while its server runs. Inside the repo, so
-// the copy's require() finds node_modules.
+// A folder per run, so two runs cannot empty each other's copy; inside the
+// repo, so the copy's require() finds node_modules.
 const WORKDIR_PREFIX = path.join(ROOT, '.clinic', 'trace-leak-')
-// Its line ending is its own: a checkout on Windows may have CRLF.
+// Its line ending is kept: a checkout on Windows may have CRLF.
 const HIDING_LINE = /^require\('node:events'\)\.defaultMaxListeners = Infinity(\r?\n)/m
 const REQUESTS = 15 // Node warns at the 11th listener
 const WARNING_WAIT_MS = 2000
 
-/**
- * Copy the folder of `entry` (with core/ beside it, where its
- * require('../core/...') lines look) into `workdir`, without the line that
- * hides the warning. Returns { entry (the copy's), removed (that line, or
- * null where no file had it) }.
- */
 function prepareCopy (entry, workdir) {
   const folder = fs.statSync(entry).isDirectory() ? entry : path.dirname(entry)
   const copy = path.join(workdir, path.basename(folder))
@@ -58,15 +46,7 @@ function prepareCopy (entry, workdir) {
   return { entry: path.join(copy, path.relative(folder, entry)), removed }
 }
 
-/**
- * Run a copy of the server at `entry` (default slow/) with
- * --trace-warnings, send REQUESTS requests one after the other, and resolve
- * to { removed, warning, adder } where `removed` is the line taken out (null
- * where none hid the warning), `warning` the text Node printed for the
- * MaxListenersExceededWarning (with its stack), or null, and `adder` the
- * warning's first frame in the copy (see adderOf), or null. `copyFolder`
- * names the run's folder, gone by then.
- */
+// Resolves to { removed, warning, adder } (each null where there is none) and copyFolder, gone by then.
 async function traceLeak ({ entry = path.join(ROOT, 'slow'), log = () => {} } = {}) {
   fs.mkdirSync(path.dirname(WORKDIR_PREFIX), { recursive: true })
   const workdir = fs.mkdtempSync(WORKDIR_PREFIX)
@@ -79,10 +59,7 @@ async function traceLeak ({ entry = path.join(ROOT, 'slow'), log = () => {} } = 
 
 async function traceCopy (workdir, entry, log) {
   const { entry: copy, removed } = prepareCopy(entry, workdir)
-  // node_modules resolves from the repo root, above the copy.
-  // --warnings undoes a --no-warnings inherited through NODE_OPTIONS (tap
-  // sets one on Node 26, and a user may have one), which would hide the very
-  // warning this is about: options on the command line win over NODE_OPTIONS.
+  // --warnings undoes a --no-warnings inherited through NODE_OPTIONS, which would hide the warning.
   const server = await spawnServer(copy, { nodeArgs: ['--warnings', '--trace-warnings'] })
   try {
     log(`${shownPath(workdir, copy)} (a copy, ${removed ? `without "${removed}"` : 'in which no line hid the warning'}) listening on ${server.url}`)
@@ -95,7 +72,6 @@ async function traceCopy (workdir, entry, log) {
   }
 }
 
-// The warning line and the stack lines under it.
 function extractWarning (output) {
   const lines = output.split(/\r?\n/)
   const start = lines.findIndex((line) => line.includes('MaxListenersExceededWarning'))
@@ -140,9 +116,7 @@ async function main (argv, { stdout, stderr }) {
   return 0
 }
 
-// The first frame of the warning's stack in the copied server's own code,
-// under `workdir`: where the listener is added. `location` is relative to
-// workdir (slow/etag.js:25:12), the original's path and line.
+// The warning's first frame in the copy: `location` relative to workdir is the original's path and line.
 function adderOf (warning, workdir) {
   for (const [, functionName, file] of warning.matchAll(/^\s+at (\S+) \((.*)\)$/gm)) {
     if (file.startsWith(workdir + path.sep)) return { functionName, location: shownPath(workdir, file) }

@@ -1,35 +1,21 @@
 'use strict'
 
-// The figures a participant compares against: which command measures each
-// (a source), how its value is read from that command's result, how it is
-// written, and where a page quotes it. `npm run figures`
-// runs the sources and keeps every value in docs/figures.json;
-// test/docs/figures.test.js holds each quote to the values of .nvmrc's line.
-// A page quotes a figure as the range of its values on that line, over the
-// conditions and machines it was measured in: the words around it are the
-// page's, the numbers this file's.
+// The figures a participant compares against: the command that measures
+// each, how its value is read and written, and where a page quotes it
+// (`npm run figures` runs them; test/docs/figures.test.js holds the quotes).
 
 const path = require('node:path')
 const { targetsIn } = require('../tooling/targets')
 const { scripts } = require('../package.json')
 
-// The case study's three steps (slow, fast, fixed), in order; the
-// diagnosis runs on the first, its verdicts are checked on the last too.
 const STEPS = targetsIn('steps')
 const [FIRST_STEP, , LAST_STEP] = STEPS
-// How `npm run event-loop` starts its line on Doctor's rule, the one with
-// the longest delay (diagnose/event-loop.js, DOCTOR_RULE; no tool imports
-// another's command).
+// diagnose/event-loop.js's DOCTOR_RULE, written again: no tool imports another's command.
 const DOCTOR_RULE = "Doctor's rule, which moves with the machine's speed"
 
-// The commands that measure, each run once per `npm run figures`: `argv`
-// after `node` (FILE: a temporary file for its --json), `read(result)` the
-// figures it gives ({ id: value }), from { json, stdout, seconds }.
-// `conditions`: where it is worth measuring (an instruction count does not
-// move with the machine's load, so it is counted quiet only).
-// Every mode of the benchmark is one: each ratio of its run is a figure
-// (`bench.MODE.RATIO`), its goals among them, so that a goal is checked on
-// every line and in every condition by the same command.
+// The sources: `argv` after `node` (FILE: a temporary --json file), `read`
+// its figures from { json, stdout, seconds }, `conditions` where worth
+// measuring. Every bench mode is one, so each goal is checked in each condition.
 const BENCH_MODES = {
   start: 'npm start: every variant side by side (goals shown, not enforced)',
   full: 'npm run bench (goals enforced)',
@@ -65,7 +51,6 @@ const SOURCES = {
   'doctor-fixed': npmRun('doctor-fixed', 'doctor', LAST_STEP, (stdout) => ({
     'doctor-fixed.verdict': verdictOf(lastLineStarting(stdout, `Doctor: ${LAST_STEP}: `))
   })),
-  // Doctor's question asked with Node's own perf_hooks, beside Doctor.
   'event-loop': npmRun('event-loop', 'event-loop', FIRST_STEP, (stdout) => ({
     'event-loop.slow': verdictOf(lastLineStarting(stdout, `event-loop: ${FIRST_STEP}: `)),
     'event-loop.slow-max': maxDelay(lastLineStarting(stdout, `event-loop: ${DOCTOR_RULE}: ${FIRST_STEP}: `))
@@ -75,7 +60,6 @@ const SOURCES = {
     'event-loop-fixed.max': maxDelay(lastLineStarting(stdout, `event-loop: ${DOCTOR_RULE}: ${LAST_STEP}: `))
   })),
   flame: npmRun('flame', 'flame', FIRST_STEP, (stdout) => ({ 'flame.slow-top': topFrameShare(stdout, 'slow/etag.js:25') })),
-  // Flame's question asked with Node's own --cpu-prof, beside Flame.
   profile: npmRun('profile', 'profile', FIRST_STEP, (stdout) => ({ 'profile.slow-top': topFrameShare(stdout, 'slow/etag.js:25') })),
   serializer: {
     what: 'npm run bench:serializer: fast-json-stringify beside JSON.stringify',
@@ -87,9 +71,7 @@ const SOURCES = {
   }
 }
 
-// `npm run SCRIPT -- TARGET` as a source, its argv read from package.json's
-// script, so that a figure comes from the command a participant types:
-// `read(stdout)` its figures, and the run's seconds as `ID.seconds`.
+// `npm run SCRIPT -- TARGET`, argv from package.json: the command a participant types.
 function npmRun (id, script, target, read) {
   return {
     what: `npm run ${script} -- ${target}`,
@@ -99,11 +81,8 @@ function npmRun (id, script, target, read) {
 }
 
 const times = (value) => value >= 20 ? String(Math.round(value)) : value >= 2 ? value.toFixed(1) : value.toFixed(2)
-// Seconds and milliseconds are written whole.
 const whole = (value) => String(Math.round(value))
 
-// The figures that are not a benchmark's ratio: what each is, and how a
-// value is written.
 const NAMED = {
   'instructions.slow-fast': { what: "instructions per request, slow at its 232nd listener / fast's", format: times },
   'instructions.fast-fixed': { what: "instructions per request, fast's / fixed's", format: times },
@@ -119,9 +98,7 @@ const NAMED = {
   'serializer.small-body': { what: "JSON.stringify's time / fast-json-stringify's, on a body of the same shape with 64 characters of data", format: (value) => value.toFixed(2) }
 }
 
-/**
- * Figure `id`: { source, what, format }, or null for an id no source gives.
- */
+// Figure `id`: { source, what, format }, or null for an id no source gives.
 function figureOf (id) {
   const bench = /^bench\.(\w+)\.(.+)$/.exec(id)
   if (bench) {
@@ -129,7 +106,6 @@ function figureOf (id) {
     const isSeconds = bench[2] === 'seconds'
     return { source: bench[1], what: isSeconds ? 'the run, in seconds' : bench[2], format: isSeconds ? whole : times }
   }
-  // Every command's run, start to its last line, in seconds.
   const run = /^(.+)\.seconds$/.exec(id)
   if (run && SOURCES[run[1]]) return { source: run[1], what: `${SOURCES[run[1]].what}, start to its last line, in seconds`, format: whole }
   const named = NAMED[id]
@@ -138,19 +114,13 @@ function figureOf (id) {
   return { source, ...named }
 }
 
-// Where the README and the pages quote a figure: `text(range)`, range
-// { min, max } written by the figure's format, as the page must show it.
-// The README quotes no range of a throughput ratio or of a share of
-// samples: they move with the CPU and its mix (a Xeon's fast/slow left the
-// range of the runs kept here, an AMD EPYC's Flame share fell under the
-// Xeon's), so it gives a goal where there is one and links docs/figures.md.
+// Where the pages quote a figure: `text(range)`, of Node line `line` where a
+// page sets lines side by side. The README quotes no range of a throughput
+// ratio or a share of samples, which move with the CPU: it links docs/figures.md.
 const QUOTES = [
   { id: 'instructions.slow-fast', page: 'README.md', text: ({ min, max }) => `a request at slow's 232nd listener costs ${span(min, max)} times fast's` },
   { id: 'instructions.fast-fixed', page: 'README.md', text: ({ min, max }) => `fast's ${span(min, max)} times fixed's` },
-  // Flame's first frame as it prints, with the highest share of the runs.
   { id: 'flame.slow-top', page: 'README.md', text: ({ max }) => `   ${max} %  (anonymous)  slow/etag.js:25   <- this repo` },
-  // docs/node-lines.md sets the lines side by side: `line` names the one
-  // a quote is of.
   ...[22, 24, 26].flatMap((line) => [
     { id: 'flame.slow-top', line, page: 'docs/node-lines.md', text: ({ min, max }) => `| Flame's share on \`slow/etag.js:25\` (%) | ${line} | ${span(min, max)} |` },
     { id: 'profile.slow-top', line, page: 'docs/node-lines.md', text: ({ min, max }) => `| the CPU profile's share on \`slow/etag.js:25\` (%) | ${line} | ${span(min, max)} |` },
@@ -161,8 +131,6 @@ const QUOTES = [
   ])
 ]
 
-// The conditions a source runs in: as the machine is, on one core (server
-// and load share it), and beside `npm run cpu-hog`.
 const CONDITIONS = ['quiet', 'one-core', 'cpu-hog']
 
 function span (min, max) {
@@ -175,27 +143,19 @@ function lastLineStarting (stdout, prefix) {
   return line
 }
 
-// A verdict line up to its figures: what it judged, the same run after run
-// ("Doctor: fixed: no issue detected", "event-loop: fixed: not judged: the
-// machine was busy").
 function verdictOf (line) {
   return line.split(' (')[0]
 }
 
-// The longest delay an event-loop verdict gives ("max 230 ms").
 function maxDelay (line) {
   const match = /\bmax ([\d.]+) ms/.exec(line)
   if (!match) throw new Error(`no max delay in "${line}"`)
   return Number(match[1])
 }
 
-// The first frame under "Hottest frames by self time" (Flame's or the CPU
-// profile's): its share, where it is `frame`; an error naming the frame on
-// top otherwise.
 function topFrameShare (stdout, frame) {
   const lines = stdout.split('\n')
-  // The heading may run on a second line: the first frame is the first line
-  // with a share.
+  // The heading may run on a second line: the first frame is the first line with a share.
   const top = lines.slice(lines.findIndex((line) => line.startsWith('Hottest frames by self time')) + 1).find((line) => /^\s*[\d.]+ %/.test(line)) ?? ''
   const match = /^\s*([\d.]+) %\s+\S+\s+(\S+)/.exec(top)
   if (!match) throw new Error(`no hottest frame in the output: "${top}"`)

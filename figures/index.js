@@ -1,13 +1,8 @@
 'use strict'
 
 // `npm run figures -- [--condition C] [--only SOURCES]`: measures the
-// figures the README and docs/ quote (figures/catalogue.js), keeps them in
-// docs/figures.json with the Node release, the CPU and the condition, writes
-// docs/figures.md, and rewrites each page's quote of a figure of .nvmrc's
-// line where its range moved. Moving to a new Node line is this command in
-// each condition on that line, then a review of the diff. `--render`
-// measures nothing: it writes docs/figures.md and the pages' parts made
-// from the code (figures/rendered.js) again, in seconds.
+// figures the pages quote (catalogue.js), keeps them in docs/figures.json
+// and rewrites the quotes that moved. `--render` measures nothing.
 
 const fs = require('node:fs')
 const os = require('node:os')
@@ -85,9 +80,8 @@ async function main (argv, { stdout }) {
   return failed ? 1 : 0
 }
 
-// Runs a source's command with this Node, under taskset on one core where
-// asked; resolves to { json, stdout, seconds } whatever its exit code (a
-// benchmark whose goal was missed still wrote its figures).
+// Resolves to { json, stdout, seconds } whatever the exit code: a benchmark
+// that missed its goal still wrote its figures.
 async function runSource (source, condition) {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'figures-'))
   const file = path.join(scratch, 'run.json')
@@ -111,14 +105,12 @@ async function runSource (source, condition) {
   }
 }
 
-// npm run cpu-hog's processes, for as long as the sources run (an hour at
-// most, whatever happens to this process).
+// Capped at an hour, in case this process dies before it can stop the hog.
 function startCpuHog () {
   return spawn(process.execPath, [path.join(ROOT, 'tooling', 'cpu-hog.js'), '--seconds', '3600'], { stdio: 'ignore' })
 }
 
-// Each quote that moved, rewritten in its page where its old text is; the
-// lines to print: what changed, and what could not be found.
+// Rewrites each moved quote where its old text is; returns the lines to print.
 function updateQuotes (before, after, root = ROOT) {
   const lines = []
   for (const quote of after) {

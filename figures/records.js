@@ -1,10 +1,8 @@
 'use strict'
 
-// docs/figures.json, the one home of the figures a participant compares
-// against: every figure's values, each with the Node release, the CPU and
-// the condition it was measured in. From it: the range a page quotes (the
-// values of one Node line), and docs/figures.md, the same as a page, with
-// every goal of the benchmark beside the values it was held to.
+// docs/figures.json: every figure's values, each with the Node release, CPU
+// and condition it was measured in. From it come the ranges the pages quote
+// and docs/figures.md.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -29,11 +27,8 @@ function writeRecords (records, file = RECORDS_FILE) {
 const bySetting = (a, b) => lineOf(b.node) - lineOf(a.node) || a.cpu.localeCompare(b.cpu) ||
   CONDITIONS.indexOf(a.condition) - CONDITIONS.indexOf(b.condition)
 
-/**
- * `records` with `value` kept for figure `id`: it replaces the value of the
- * same release, CPU and condition (the figure of a setting is its newest),
- * and the others stay (another machine's, another line's).
- */
+// `records` with `value` for figure `id`, replacing the value of the same
+// release, CPU and condition; other settings' values stay.
 function withValue (records, id, { value, node, cpu, condition }) {
   const kept = (records[id] ?? []).filter((entry) => !(entry.node === node && entry.cpu === cpu && entry.condition === condition))
   return { ...records, [id]: [...kept, { value, node, cpu, condition }].sort(bySetting) }
@@ -41,11 +36,7 @@ function withValue (records, id, { value, node, cpu, condition }) {
 
 const valuesOn = (records, id, line) => (records[id] ?? []).filter((entry) => lineOf(entry.node) === line)
 
-/**
- * Figure `id`'s values on Node `line`, as its pages write them: { min, max,
- * count } for numbers (each written by the figure's format), { values } for
- * texts; null when it has none on that line.
- */
+// { min, max, count } for numbers, { values } for texts; null when none on `line`.
 function rangeOn (records, id, line) {
   const values = valuesOn(records, id, line).map((entry) => entry.value)
   if (values.length === 0) return null
@@ -54,10 +45,7 @@ function rangeOn (records, id, line) {
   return { min: format(Math.min(...values)), max: format(Math.max(...values)), count: values.length }
 }
 
-/**
- * Every quote of a page: { id, page, text } with Node `line`'s range (or
- * the line a quote names, where a page sets two lines side by side).
- */
+// Every quote with its range on Node `line`, or on the line the quote names.
 function quotesOn (records, line) {
   return QUOTES.flatMap((quote) => {
     const range = rangeOn(records, quote.id, quote.line ?? line)
@@ -65,12 +53,10 @@ function quotesOn (records, line) {
   })
 }
 
-/** The Node line pages quote by default: .nvmrc's. */
 function mainLine () {
   return Number(fs.readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim())
 }
 
-/** docs/figures.md, made from `records`; `mainLine`, .nvmrc's. */
 function renderPage (records, mainLine) {
   const lines = [...new Set(Object.values(records).flat().map((entry) => lineOf(entry.node)))].sort((a, b) => b - a)
   const out = [

@@ -1,11 +1,8 @@
 'use strict'
 
-// The parts of the pages made from the code, so that a goal or a protocol
-// changes in one place: each sits between `<!-- rendered: ID -->` and
-// `<!-- /rendered -->` on its page, and `npm run figures -- --render`
-// writes it again from the code (test/docs/rendered.test.js fails while a
-// page is behind). docs/figures.md, made whole from docs/figures.json, is
-// rendered with them.
+// The parts of the pages made from the code, between `<!-- rendered: ID -->`
+// and `<!-- /rendered -->`, so that a goal changes in one place; `npm run
+// figures -- --render` writes them and docs/figures.md again.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -13,17 +10,14 @@ const { ROOT } = require('../tooling/repo')
 const { MODES, RATIOS } = require('../bench/judge/goals')
 const { readRecords, renderPage, mainLine, PAGE_FILE } = require('./records')
 
-// Every page a block may sit on.
 const PAGES = () => ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)]
 
 const BLOCK = /(<!-- rendered: ([\w:-]+) -->\n)([^]*?)(<!-- \/rendered -->)/g
 
-// Each block by its ID: a function of the code, without a line's end.
 const BLOCKS = Object.fromEntries(Object.entries(MODES)
   .filter(([, rules]) => rules.enforce)
   .map(([mode, rules]) => [`goals:${mode}`, () => goalsTable(rules.goals)]))
 
-// A mode's goals as docs/benchmark.md lists them.
 function goalsTable (goals) {
   const rows = Object.entries(goals).map(([name, goal]) => {
     const better = RATIOS.find((ratio) => ratio.name === name).better
@@ -32,10 +26,6 @@ function goalsTable (goals) {
   return ['| ratio | goal |', '|---|---|', ...rows].join('\n')
 }
 
-/**
- * `text` with every block written again; throws on a block whose ID no
- * code renders.
- */
 function renderBlocks (text, page = 'the page') {
   return text.replace(BLOCK, (whole, open, id, body, close) => {
     if (!BLOCKS[id]) throw new Error(`${page}: no code renders the block "${id}": give one of ${Object.keys(BLOCKS).join(', ')}`)
@@ -43,15 +33,11 @@ function renderBlocks (text, page = 'the page') {
   })
 }
 
-/** The IDs of the blocks in `text`, in their order. */
 function blocksIn (text) {
   return [...text.matchAll(BLOCK)].map((match) => match[2])
 }
 
-/**
- * Write docs/figures.md and every page's blocks again under `root`,
- * measuring nothing; returns the pages that changed (relative paths).
- */
+// Returns the pages that changed, relative to `root`.
 function renderPages ({ root = ROOT, records = readRecords() } = {}) {
   const changed = []
   const write = (page, next) => {

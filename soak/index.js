@@ -1,12 +1,8 @@
 'use strict'
 
-// `npm run soak -- <server> [--duration S] [--connections N]`: sustained
-// autocannon load on one variant (or any server, a workshop copy say),
-// sampling the server's retained heap, RSS and 'after' listeners over time
-// (tooling/target-process.js asks tooling/probe.js in the server). Every
-// server but slow must finish with no errors or timeouts and a flat heap;
-// slow's leak is reported for what it is.
-// Exit codes: 0 held, 1 a check failed, 2 bad arguments.
+// `npm run soak -- <server> [--duration S] [--connections N]`: sustained load
+// on one server, sampling its retained heap, RSS and 'after' listeners. Exit
+// codes: 0 held, 1 a check failed, 2 bad arguments.
 
 const autocannon = require('autocannon')
 const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('../tooling/command')
@@ -24,36 +20,27 @@ Every server but slow must end with no errors, no timeouts, only 200s, a
 flat heap and one 'after' listener at most; slow's leak is reported.
 Exit codes: 0 every check held, 1 a check failed, 2 bad arguments.
 `
-// Retained heap (after a full GC) may grow this much from the first sample
-// after warm-up to the last, for fast and fixed. Their state is a few
-// representations of 10 KB, so real growth is a leak.
+// Retained heap growth allowed from warm-up to the end: a server's state is
+// a few copies of the seed body, so real growth is a leak.
 const ALLOWED_HEAP_GROWTH_BYTES = 5 * 2 ** 20
 const SAMPLE_EVERY_MS = 1000
 const MB = 2 ** 20
 
-/**
- * Soak `server` (a variant's name, a server's path, or resolveServerPath's
- * answer) for `duration`
- * seconds. Resolves to { variant, duration, connections, requests, errors,
- * timeouts, non2xx, samples, heapGrowth, rssGrowth, checks: [{ name, pass,
- * detail }] }.
- */
+// `target`: a variant's name, a server's path, or resolveServerPath's answer.
 async function soak (target, { duration = 60, connections = 100, log = () => {} } = {}) {
   const { entry, name: variant } = resolveServerPath(target)
   const server = await startTarget(entry, { nodeArgs: ['--expose-gc'] })
   const samples = []
   const started = Date.now()
   let served = 0
-  // A blocked server (slow) answers late, but within the run: one that
-  // says nothing for longer is hung.
+  // A blocked server (slow) answers late; one silent past the run is hung.
   const sample = async () => {
     const { type, ...memory } = await server.sample({ timeoutMs: (duration + 10) * 1000 })
     samples.push({ seconds: (Date.now() - started) / 1000, requests: served, ...memory })
   }
   try {
     await sample()
-    // One sample at a time: a second request meanwhile would get the first
-    // one's answer.
+    // One sample at a time: a second request would get the first one's answer.
     let pending = null
     let failed = null
     const timer = setInterval(() => {

@@ -1,12 +1,8 @@
 'use strict'
 
-// `npm run cpu-hog -- [--processes N] [--seconds S]`: a machine made slower
-// on purpose, to show that the benchmark's headline holds on a slow machine
-// too. It starts N busy processes (default: one per core) at the same
-// priority as everything else, so a benchmark run beside it gets about
-// half the CPU on this project's 2-core machine, and stops them after S
-// seconds (default 600) or on Ctrl-C. Run it in a second terminal, or in
-// the background: `npm run cpu-hog & npm start`.
+// `npm run cpu-hog -- [--processes N] [--seconds S]`: N busy processes (one per core by default) at the same
+// priority as everything else, for S seconds or until Ctrl-C: a slower machine on purpose, to show that the
+// benchmark's headline holds there too. Run it beside a benchmark: `npm run cpu-hog & npm start`.
 
 const os = require('node:os')
 const { fork } = require('node:child_process')
@@ -19,14 +15,8 @@ Keeps N processes busy (default ${os.availableParallelism()}, one per core) for 
 the figures of a machine about half as fast.
 `
 
-// A child burns CPU until the parent goes, however it goes. A loop that
-// never yields would never see the parent go (its IPC 'disconnect' event
-// could not run), so it burns in slices of SLICE_MS and, between them,
-// lets the event loop run and asks whether the parent still exists: the
-// channel's end or the parent's absence ends it, and so does the deadline
-// it was given. (Not by comparing process.ppid: Node reads it once, at
-// start-up. And not by the channel alone: under tap's process hooks no
-// 'disconnect' came.)
+// A child spins in slices, letting the event loop run between them to see whether the parent is gone:
+// process.ppid is read once, at start-up, and 'disconnect' alone does not come under tap's process hooks.
 const SLICE_MS = 50
 
 if (process.argv[2] === '--spin') {

@@ -1,9 +1,7 @@
 'use strict'
 
-// The HTML pages this project writes (the benchmark's report, the CPU
-// profile's flame graph): their frame, and text put into them, escaped for
-// the page, or as JSON inside a <script>, where a "</script>" in a string
-// would end the element.
+// The HTML pages the tools write: their frame, and text escaped for the page or as JSON inside a <script>,
+// where a "</script>" in a string would end the element.
 
 function escapeHtml (text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]))
@@ -13,11 +11,6 @@ function jsonForScript (value) {
   return JSON.stringify(value).replace(/</g, '\\u003c')
 }
 
-/**
- * A self-contained page: in English, sized to the device, titled `title`
- * (text), each of `styles` (CSS) in a <style> of its own, then `body`
- * (HTML). Returns the HTML text.
- */
 function htmlPage ({ title, styles, body }) {
   return `<!doctype html>
 <html lang="en">

@@ -1,8 +1,6 @@
 'use strict'
 
-// A command's result on disk: written as indented JSON, read back (a
-// stored run for bench's --baseline and for npm run report) with a usage
-// error that says what is wrong with the file.
+// A command's result on disk: written as indented JSON, read back with a usage error saying what is wrong.
 
 const fs = require('node:fs')
 const { UsageError } = require('./command')
@@ -11,12 +9,7 @@ function writeJson (file, value) {
   fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n')
 }
 
-/**
- * The JSON in `file`, when `isWanted(parsed)` holds. Throws a UsageError:
- * "cannot read <what>: <why>" where the file cannot be read or parsed
- * (`what` defaults to the file's name), and "<file> <notWanted>" where it
- * is JSON of another kind.
- */
+// Throws "cannot read <what>: <why>" where `file` cannot be read or parsed, "<file> <notWanted>" if !isWanted.
 function readJson (file, { what = file, isWanted, notWanted }) {
   let parsed
   try {

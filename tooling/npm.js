@@ -1,14 +1,6 @@
 'use strict'
 
-// npm as a child process, the one way every command and test here starts
-// it: spawnSync's result for `npm ARGS`. On Windows npm is a batch file
-// (npm.cmd), which Node starts only through a shell since CVE-2024-27980
-// (without one, EINVAL): cmd.exe runs the command line, as Node's
-// documentation, cross-spawn and npm's own @npmcli/promise-spawn do. A word
-// with a space or a character cmd reads itself is put in double quotes (a
-// folder under "Program Files" stays one word); the line is given as one
-// string, not an array, since Node 24 warns (DEP0190) about arguments it
-// would only concatenate for a shell.
+// spawnSync's result for `npm ARGS`; on Windows through cmd.exe (npm.cmd needs a shell), as one quoted line.
 
 const { spawnSync } = require('node:child_process')
 

@@ -1,8 +1,6 @@
 'use strict'
 
-// The headers a load on a story server sends with every request: the crypto
-// story's servers want Basic credentials, those of its one account (seed /
-// workshop, docs/stories.md, "Story: crypto in a middleware").
+// The headers a load sends a story server: the crypto story's Basic credentials (docs/stories.md).
 
 const STORY_CREDENTIALS = { authorization: `Basic ${Buffer.from('seed:workshop').toString('base64')}` }
 const STORY_REQUEST_HEADERS = {

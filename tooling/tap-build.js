@@ -1,11 +1,6 @@
 'use strict'
 
-// package.json's postinstall: `tap build`, which builds tap's Test class
-// with the plugins package.json's tap settings name (docs/tests.md,
-// "Install scripts", says why at install time). tap is a dev dependency:
-// an install without them (`npm ci --omit=dev`, the workshop's commands
-// without the tests) has nothing to build, and says so instead of failing
-// the install.
+// postinstall: `tap build` (docs/tests.md, "Install scripts"); without tap (no dev dependencies) it says so.
 
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')

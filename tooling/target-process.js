@@ -1,10 +1,7 @@
 'use strict'
 
-// A server under test in a process of its own, started as a user starts it
-// (tooling/spawn-server.js) on a free port of 127.0.0.1. Its CPU time and
-// peak memory come from the server itself, through tooling/probe.js over
-// IPC: the same on every platform. Where /proc exists (Linux), the same
-// figures are also read there, as a cross-check of the probe.
+// A server under test in its own process (spawn-server.js). CPU time and peak memory come from the server,
+// through tooling/probe.js, on every platform; where /proc exists they are also read there, as a cross-check.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -17,23 +14,13 @@ const CLOCK_TICKS_PER_SECOND = clockTicksPerSecond()
 const USAGE_TIMEOUT_MS = 10000
 const STDOUT_FLAGS = { file: 'w', 'synchronous-file': SYNCHRONOUS_FILE_FLAGS }
 
-/**
- * Start `node [nodeArgs] <entry>` on 127.0.0.1 with a fixed SEED and `env`
- * added, in `cwd` (spawn-server.js's default unless given), its stdout a pipe or, with `stdout` ({ kind, file }), a file:
- * kind 'file' is an ordinary one (writes land in the page cache), kind
- * 'synchronous-file' one opened with O_DSYNC, where every write waits for
- * the disk, as on a slow or network file system. `wrapper` and
- * `startTimeoutMs` are spawn-server.js's (the instruction meter's valgrind). Resolves to { url, origin, pid,
- * child, usage(), sample(), cpuClockStepMicros(), replaceContent(seed), stop() }: usage() resolves
- * to { cpuMillis, peakRssBytes, proc } from the probe, where `proc` holds
- * the same two figures from `procRoot` (null where there is none). `child`
- * talks to the probe (child.send, 'message').
- */
+// Start `entry` on 127.0.0.1 with a fixed SEED, `stdout` ({ kind, file }) a 'file' or an O_DSYNC
+// 'synchronous-file'. Resolves to { url, origin, pid, child, usage(), sample(), cpuClockStepMicros(),
+// replaceContent(seed), stop() }; usage() gives { cpuMillis, peakRssBytes, proc }, `proc` from /proc or null.
 async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], procRoot = '/proc', stdout = null, processTree = false, cwd, wrapper, startTimeoutMs } = {}) {
   if (stdout?.kind === 'synchronous-file' && SYNCHRONOUS_FILE_FLAGS === null) throw new Error(NO_SYNCHRONOUS_FILE)
   const stdoutFd = stdout === null ? 'pipe' : fs.openSync(stdout.file, STDOUT_FLAGS[stdout.kind])
-  // No drain window on stop: nothing is measured after it, and half a second
-  // per target and round adds up.
+  // No drain window on stop: nothing is measured after it.
   const server = await spawnServer(entry, { env: { HOST: '127.0.0.1', SEED: seed, SHUTDOWN_DRAIN_MS: '0', ...env }, nodeArgs, stdout: stdoutFd, cwd, wrapper, startTimeoutMs })
     .finally(() => { if (stdoutFd !== 'pipe') fs.closeSync(stdoutFd) })
   const { child } = server
@@ -45,17 +32,13 @@ async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], pr
     usage: async () => {
       const { cpuMicros, maxRssBytes } = await ask(child, 'usage')
       if (processTree) {
-        // The probe sees one process; a cluster or a server with a backend
-        // is several, and /proc is where all of them can be read.
+        // The probe sees one process; a cluster or a server with a backend is several, all in /proc.
         const tree = readProcTree(procRoot, child.pid)
         return { cpuMillis: tree?.cpuMillis ?? null, peakRssBytes: tree?.peakRssBytes ?? null, proc: tree }
       }
       const proc = readProc(procRoot, child.pid)
       return { cpuMillis: cpuMicros / 1000, peakRssBytes: maxRssBytes, proc }
     },
-    // The probe's other answers (tooling/probe.js): memory and 'after'
-    // listeners (within `timeoutMs`: a blocked server answers late), and
-    // new content for a server launch() started.
     sample: ({ timeoutMs } = {}) => ask(child, 'sample', {}, timeoutMs),
     cpuClockStepMicros: async () => (await ask(child, 'cpu-clock')).stepMicros,
     replaceContent: async (seed) => (await ask(child, 'replace-content', { seed })).replaced,
@@ -63,8 +46,6 @@ async function startTarget (entry, { seed = 'bench', env = {}, nodeArgs = [], pr
   }
 }
 
-// One question to the probe (a message of `type`, with `fields`), and its
-// answer, or an error after `timeoutMs`.
 function ask (child, type, fields = {}, timeoutMs = USAGE_TIMEOUT_MS) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`the server did not answer '${type}' within ${timeoutMs} ms`)), timeoutMs)
@@ -82,9 +63,7 @@ function ask (child, type, fields = {}, timeoutMs = USAGE_TIMEOUT_MS) {
   })
 }
 
-// User plus system CPU time so far, from <procRoot>/<pid>/stat (fields 14
-// and 15, in clock ticks), and the peak resident set (VmHWM) from .../status.
-// Null where there is no such file.
+// CPU time (stat fields 14 and 15, in clock ticks) and peak RSS (VmHWM); null without /proc.
 function readProc (procRoot, pid) {
   const stat = readTextOrNull(path.join(procRoot, String(pid), 'stat'))
   const status = readTextOrNull(path.join(procRoot, String(pid), 'status'))
@@ -96,9 +75,7 @@ function readProc (procRoot, pid) {
   return { cpuMillis: ticks * 1000 / CLOCK_TICKS_PER_SECOND, peakRssBytes: hwm ? Number(hwm[1]) * 1024 : null }
 }
 
-// The same figures for `pid` and every process below it, summed, with the
-// count of processes; null where there is no /proc. The peak is the sum of
-// each process's own peak: an upper bound of the tree's.
+// The same for `pid` and the processes below it, summed; the summed peaks are an upper bound of the tree's.
 function readProcTree (procRoot, pid) {
   const own = readProc(procRoot, pid)
   if (own === null) return null
@@ -113,7 +90,6 @@ function readProcTree (procRoot, pid) {
   return tree
 }
 
-// The children of `pid`, from each of its threads' task/<tid>/children.
 function childrenOf (procRoot, pid) {
   let threads
   try {

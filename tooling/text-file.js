@@ -1,7 +1,6 @@
 'use strict'
 
-// A text file that may not be there (a lockfile, a /proc entry, a kernel
-// setting): its content, or null.
+// A text file that may not be there (a lockfile, a /proc entry, a kernel setting): its content, or null.
 
 const fs = require('node:fs')
 

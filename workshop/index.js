@@ -1,18 +1,8 @@
 'use strict'
 
-// `npm run workshop -- new [NAME]`: a copy of slow/ for a workshop
-// participant to fix, in the repo's root beside the variants (so
-// `node NAME` runs it and its require('../core/...') lines still resolve),
-// ignored by git through a .gitignore of its own that ignores everything in
-// the folder, itself included (as pytest's cache and virtualenv folders do),
-// so any name works without touching the repo's .gitignore. The lint npm
-// test runs (eslint.config.js) reads only the root's .gitignore and
-// .git/info/exclude: the copy's name also goes into the latter (the
-// checkout's own, never committed), so a participant's style is not the
-// test suite's business.
-// `npm run workshop -- kit DIR`: the offline install kit, for a facilitator
-// (kit/ builds it).
-// Exit codes: 0 made, 1 it could not be written, 2 bad arguments.
+// `npm run workshop -- new [NAME]`: a copy of slow/ for a participant to fix, in the repo's root beside
+// the variants so that its require('../core/...') lines resolve. `npm run workshop -- kit DIR`: the
+// offline install kit (kit/). Exit codes: 0 made, 1 it could not be written, 2 bad arguments.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -38,12 +28,8 @@ use, or not letters, digits, "-" and "_").
 
 const IGNORE_ALL = '# A workshop copy (npm run workshop -- new): git ignores this whole folder.\n*\n'
 
-/**
- * Copy slow/ into `<root>/<name>/`, with a .gitignore ignoring it all, and
- * (with `gitExclude`) its name in the checkout's .git/info/exclude.
- * Returns the folder's path. Throws a UsageError when the name is not a
- * plain folder name or is taken.
- */
+// Copies slow/ into `<root>/<name>/` and returns the folder. Its own .gitignore of `*` lets git ignore
+// any name; .git/info/exclude (never committed) keeps it from npm test's lint, which reads only that and the root's.
 function newCopy (name = DEFAULT_NAME, { root = ROOT, gitExclude = true } = {}) {
   if (!NAME.test(name)) throw new UsageError(`the name must be letters, digits, "-" and "_", starting with a letter, got "${name}"`)
   const folder = path.join(root, name)

@@ -1,13 +1,9 @@
 'use strict'
 
-// `npm run verify -- PATH`: a workshop participant's server (or a variant,
-// or any server that listens on PORT) checked level by level, as
-// learnyounode's `verify` checks a program against the reference: each
-// check ✓ or ✗ with what was sent and seen, and where to read on. Then its
-// speed beside slow, fast and fixed. The checks are in levels/, a file a
-// level, the speed in speed.js; this file runs and prints them.
-// Exit codes: 0 the contract and the levels asked for hold, 1 one does not
-// (or the server did not start), 2 bad arguments.
+// `npm run verify -- PATH`: a participant's server (or any server that listens on PORT) checked level by level,
+// each check ✓ or ✗ with what was sent and seen and where to read on, then its speed beside slow, fast and fixed.
+// The checks are in levels/, the speed in speed.js; this file runs and prints them.
+// Exit codes: 0 the contract and the levels asked for hold, 1 one does not (or the server did not start), 2 bad arguments.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -47,14 +43,8 @@ Exit codes: 0 the levels asked for hold, 1 one does not or the server did
 not start, 2 bad arguments.
 `
 
-/**
- * Verify `server` (a variant's name or a server's path), printing as it
- * goes. Resolves to { code, passed: [contract, level 1, ...] (true, false,
- * or null when not reached) }. `leakProtocol` and `speedProtocol` shorten
- * the runs in tests; `nodeArgs` go to the server's node (a test's preload);
- * `progress` shows the speed's rounds as they end (bench/print/progress.js's
- * terminalProgress, which shows nothing but on a terminal).
- */
+// Resolves to { code, passed: [contract, level 1, ...] (true, false, or null when not reached) }. Tests shorten
+// the runs with `leakProtocol` and `speedProtocol` and preload through `nodeArgs`.
 async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped = '--no-speed', print = console.log, leakProtocol, speedProtocol = SPEED_PROTOCOL, nodeArgs = [], progress = NO_PROGRESS } = {}) {
   const { entry, name } = resolveServerPath(server)
   print(`Verifying ${name}: node ${name}, started on a free port of 127.0.0.1 (Node ${process.version})`)
@@ -68,8 +58,7 @@ async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped =
   const passed = []
   let leaking = false
   try {
-    // Levels above the one asked for are not run: a participant on level 1
-    // has nothing to fix there yet.
+    // Levels above the one asked for are not run: a participant on level 1 has nothing to fix there yet.
     for (const [index, { title, check: checkLevel }] of LEVELS.slice(0, level + 1).entries()) {
       print(`\n${title}`)
       const result = await checkLevel(target, { protocol: leakProtocol })
@@ -103,8 +92,7 @@ async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped =
   return { code, passed }
 }
 
-// compareSpeed, its rounds shown on `progress` as they end: the longest
-// step of verify prints nothing else until its verdict.
+// The rounds shown as they end: the longest step of verify prints nothing else until its verdict.
 async function measureSpeed (entry, { leaking, protocol, progress }) {
   const roundsText = (done) => done <= protocol.rounds
     ? `  ${done} of ${protocol.rounds} rounds measured`
@@ -130,8 +118,6 @@ function renderCheck ({ name, pass, sent, seen, hint }) {
   return lines.join('\n')
 }
 
-// How the speed is measured, in a line: yours, fast and fixed together in
-// each round (or, when yours leaks, with slow by counts).
 function describeSpeedProtocol (protocol, name, leaking) {
   const byTime = leaking ? 'fast and fixed' : `${name}, fast and fixed`
   const byCount = leaking ? `slow and ${name} (its cost grows)` : 'slow'
@@ -163,8 +149,7 @@ function indent (text) {
   return text.trim().split('\n').join('\n            ')
 }
 
-// Check again on every save under `dir`, one run at a time; resolves to the
-// last run's exit code on Ctrl-C.
+// Checks again on every save under `dir`, one run at a time; resolves to the last run's exit code on Ctrl-C.
 function watch (dir, runOnce, print) {
   return new Promise((resolve) => {
     let lastCode = 1

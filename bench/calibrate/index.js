@@ -1,18 +1,9 @@
 'use strict'
 
-// `npm run bench:calibrate -- [--gate ci|compare] [--runs N] [--levels LIST]
-// [--targets LIST]`: how small a regression a gate catches, on the machine
-// it runs on, and how often it cries wolf. Each level makes fixed cost that
-// many percent more CPU per request (through bench/measure/cpu-tax.js,
-// preloaded: no change to the product's code), and --runs runs per level
-// count the catches; clean runs count the false alarms. Every run is the
-// real command in a process of its own:
-// - ci (default): the stored-baseline gate, `node bench --mode ci
-//   --baseline ...`, against one clean run made first;
-// - compare: `node bench/compare --base HEAD`, base and head the same
-//   commit, the tax on the head's side only.
-// With --meter instructions, both gates run on instruction counts and the
-// tax is work (bench/measure/work-tax.js), a share of fixed's count.
+// `npm run bench:calibrate`: how small a regression a gate catches on this machine, and how often
+// it cries wolf. Each level makes fixed cost that many per cent more (bench/measure/cpu-tax.js, or
+// work-tax.js with --meter instructions, preloaded: the product's code is unchanged). Every run is
+// the gate's real command, in a process of its own.
 
 const fs = require('node:fs')
 const os = require('node:os')
@@ -29,8 +20,7 @@ const TAXED = theTargetIn('calibrate')
 // "At least 19 times in 20" and "at most 1 false alarm in 20", as shares.
 const MIN_CATCH_SHARE = 19 / 20
 const MAX_FALSE_ALARM_SHARE = 1 / 20
-// With --meter instructions the CPU rounds are only reported: the fewest
-// each gate takes (for the usage).
+// With --meter instructions the CPU rounds are only reported: the fewest each gate takes.
 const INSTRUCTION_CPU_ROUNDS = INSTRUCTION_METER.calibration.cpuRounds
 
 const USAGE = `Usage: npm run bench:calibrate -- [--gate ci|compare] [--meter cpu|instructions] [--runs N] [--clean-runs N] [--levels LIST] [--targets LIST] [--alpha P]
@@ -104,8 +94,6 @@ async function main (argv, { stdout }) {
   }
 }
 
-// What each level caught, the clean runs' false alarms, and the smallest
-// level caught often enough.
 function printTable (table, { gate, runs, print }) {
   const [clean] = table
   for (const row of table.filter((r) => r.count > 0)) {
@@ -121,13 +109,8 @@ function printTable (table, { gate, runs, print }) {
     : 'No level tried was caught 19 times in 20: try larger --levels.')
 }
 
-/**
- * The gates: the command each runs and how to set it up (the arguments
- * every run gets, and fixed's clean cost). What a run's result says (whether
- * it raised the alarm, on fixed's figure: `value`, `change`, `pValue`; and
- * fixed's measured cost, the taxed side's) and how fixed is taxed are the
- * meter's (bench/meters/, each meter's calibration).
- */
+// Each gate's command and set-up (the arguments every run gets, fixed's clean cost). Reading a
+// result and taxing fixed are the meter's calibration (bench/meters/).
 const GATES = {
   ci: {
     script: [path.join(__dirname, '..'), '--mode', 'ci'],
@@ -142,24 +125,19 @@ const GATES = {
   compare: {
     script: [path.join(__dirname, '..', 'compare'), '--base', 'HEAD'],
     async setUp ({ extra }) {
-      // Fixed's cost as the comparison measures it (side by side with its
-      // base, which changes it) comes from the clean runs' base sides.
+      // Measured beside its base, fixed's cost changes: it comes from the clean runs' base sides.
       return { args: extra, cleanCost: null }
     }
   }
 }
 
-// The gate `name` on `meter`: its command, the meter's reading of its
-// result, and the meter's tax on fixed.
 function gateOf (name, meter) {
   const { unit, tax, gates } = meter.calibration
   return { ...GATES[name], ...gates[name](TAXED), unit, tax: (amount) => tax(TAXED, amount) }
 }
 
-// `count` runs of the gate with `args`: how many raised the alarm, how many
-// failed on something else, and the taxed target's measured change (the
-// median over the runs: against the clean cost for ci, against the run's
-// own base side for compare).
+// `count` runs of the gate: the alarms, the other failures and the taxed target's median change
+// (against the clean cost for ci, against each run's own base side for compare).
 async function series (label, count, args, { gate, dir, print, cleanCost }) {
   let alarms = 0
   let otherFailures = 0
@@ -180,9 +158,8 @@ async function series (label, count, args, { gate, dir, print, cleanCost }) {
   return { alarms, otherFailures, measuredChange: changes.length ? median(changes) : null, baseCosts }
 }
 
-// The gate's command with `args`, in a process of its own; resolves to its
-// --json result and how long it took. Its exit code is not the verdict: the
-// result says which check failed.
+// The gate's command in a process of its own: its --json result and the seconds it took. Its exit
+// code is not the verdict: the result says which check failed.
 function gateRun (gate, args, jsonFile) {
   const started = Date.now()
   return new Promise((resolve, reject) => {

@@ -1,9 +1,8 @@
 'use strict'
 
 // The base tree bench:compare measures: a commit checked out into a
-// temporary git worktree outside the repository (removed afterwards), with
-// its dependencies installed from its own lockfile. (The head is the
-// working tree as it is: tooling/git.js describes it.)
+// temporary git worktree, with its dependencies installed from its own
+// lockfile. The head is the working tree as it is.
 
 const crypto = require('node:crypto')
 const fs = require('node:fs')
@@ -15,15 +14,11 @@ const { UsageError } = require('../../tooling/command')
 const { git } = require('../../tooling/git')
 const { readTextOrNull } = require('../../tooling/text-file')
 
-// Installs of a base whose lockfile differs from the head's, one folder per
-// lockfile (by its SHA-256), kept for the next comparison with that base.
+// Base installs, one folder per lockfile hash, kept for the next comparison.
 const INSTALL_CACHE = path.join('.cache', 'compare')
 
-/**
- * The base commit: `ref` when given, else the merge base of HEAD with the
- * default branch (origin's HEAD, else a local main or master), else, when
- * that is HEAD itself or there is none, HEAD~1. Returns { ref, commit, why }.
- */
+// The base commit: `ref` when given, else the merge base of HEAD with the
+// default branch, else HEAD~1. Returns { ref, commit, why }.
 function resolveBase (ref, root = ROOT) {
   if (ref !== undefined) {
     const commit = commitOf(ref, root)
@@ -46,8 +41,6 @@ function resolveBase (ref, root = ROOT) {
   }
   const parent = commitOf('HEAD~1', root)
   if (parent === null) throw new UsageError('HEAD has no parent and no default branch to start from: name a base with --base')
-  // Said in full, since "the merge base with main" is what one expects and
-  // HEAD~1 is what one gets on main itself (the merge base would be HEAD).
   const why = onBranch === null
     ? 'no default branch (origin\'s HEAD, main or master), so HEAD\'s parent'
     : `HEAD is ${commitOf(onBranch, root) === head ? `${onBranch} itself` : `already in ${onBranch}`}, so its parent`
@@ -70,14 +63,8 @@ function symbolicOriginHead (root) {
   }
 }
 
-/**
- * Check `commit` out into a new temporary worktree and give it its
- * dependencies: the head's node_modules where both lockfiles are the same,
- * else an `npm ci` of the base's lockfile, kept in .cache/compare/ for next
- * time. Resolves to { dir, install, remove() }, `install` saying which. A
- * failed install removes the worktree and throws a UsageError with npm's
- * own words.
- */
+// Check `commit` out into a temporary worktree with its dependencies.
+// Returns { dir, install, remove() }; a failed install removes the worktree.
 function checkOutBase (commit, { root = ROOT, log = () => {} } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-compare-base-'))
   git(['worktree', 'add', '--detach', '--quiet', dir, commit], { cwd: root })
@@ -91,14 +78,8 @@ function checkOutBase (commit, { root = ROOT, log = () => {} } = {}) {
   }
 }
 
-/**
- * Remove the worktree `dir` of `root`, never what its node_modules links
- * to, and never throwing (a Ctrl-C's handler calls it). The link goes
- * first: on Windows, `git worktree remove` follows a junction and deletes
- * the head's node_modules through it (and so may a recursive delete);
- * unlinking a link never touches its target. Where the link cannot go, the
- * worktree stays, and `log` says so.
- */
+// Never throws (a Ctrl-C handler calls it). The link goes first: on Windows,
+// `git worktree remove` follows a junction and deletes the head's node_modules.
 function removeWorktree (dir, root, log) {
   const link = path.join(dir, 'node_modules')
   try {
@@ -113,14 +94,12 @@ function removeWorktree (dir, root, log) {
   try {
     git(['worktree', 'remove', '--force', dir], { cwd: root })
   } catch {
-    // git would not (a file still open, say): the folder, then git's note of it.
     try { fs.rmSync(dir, { recursive: true, force: true }) } catch {}
     try { git(['worktree', 'prune'], { cwd: root }) } catch {}
   }
 }
 
 function installDependencies (dir, root, log) {
-  // A node_modules the commit itself holds (a link, say) gives way to the install.
   fs.rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true })
   const lockfile = (tree) => readTextOrNull(path.join(tree, 'package-lock.json'))
   const baseLock = lockfile(dir)
@@ -150,19 +129,15 @@ function installDependencies (dir, root, log) {
   return install
 }
 
-// npm ci in `cwd`, as spawnSync returns it (tooling/npm.js: through a
-// shell on Windows, where npm is npm.cmd).
 function runNpmCi (cwd) {
   return spawnNpm(['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8' })
 }
 
-// What became of npm: its exit code, else why there is none.
 function npmOutcome ({ status, signal, error }) {
   if (error) return `npm ci did not start: ${error.message}`
   if (status === null) return `npm ci was stopped by ${signal}`
   return `npm ci exited ${status}`
 }
 
-// installDependencies: for the Windows lane's test of the install under
-// node.exe (test/windows/base-install.js), where there is no git.
+// installDependencies is exported for test/windows/base-install.js, which has no git.
 module.exports = { resolveBase, checkOutBase, installDependencies }

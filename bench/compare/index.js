@@ -1,12 +1,9 @@
 'use strict'
 
 // `npm run bench:compare -- [--base REF] [options]`: gate a change against
-// its base commit in one run, with no stored baseline. The base is checked
-// out into a temporary worktree (base-tree.js), the head is this working
-// tree, and each round loads a target from both at the same time
-// (paired-run.js); the verdict is verdict.js's, the printing print.js's.
-// Exit codes: 0 no regression beyond the allowance, 1 a regression, 2 bad
-// input (options, the ref, a base that does not install or start).
+// its base commit in one run, with no stored baseline (base-tree.js,
+// paired-run.js, verdict.js, print.js). Exit codes: 0 no regression beyond
+// the allowance, 1 a regression, 2 bad input.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -39,7 +36,6 @@ const DEFAULTS = {
   alpha: 0.05
 }
 
-// The instruction meter's protocol and defaults, for the usage.
 const { protocol: INSTRUCTION_PROTOCOL, compare: INSTRUCTION_COMPARE_DEFAULTS } = INSTRUCTION_METER.defaults
 
 const USAGE = `Usage: npm run bench:compare -- [--base REF] [options]
@@ -95,12 +91,7 @@ regression beyond the allowance; 1: a regression; 2: bad input, or
 --meter instructions without valgrind.
 `
 
-/**
- * Parse `argv` into { base, protocol, definitions, cpuTax, meter (a
- * bench/meters/ module, whose defaults replace the command's), instructionTax,
- * alpha, maxRegression, outputs }. Throws a UsageError for anything it
- * cannot accept.
- */
+// `meter` is a bench/meters/ module, whose defaults replace the command's.
 function parseOptions (argv) {
   const { values } = parseCommandLine(argv, {
     ...PROTOCOL_OPTIONS,
@@ -117,10 +108,8 @@ function parseOptions (argv) {
   const defaults = { ...DEFAULTS, ...meter.defaults.compare }
   const { rounds, warmup, duration, connections, warmupRequests, requests } = parseLoad(values, defaults, { rounds: { min: 2, max: MAX_SIGN_FLIP_ROUNDS } })
   const protocol = { targets, rounds, warmup, duration, connections, warmupRequests, requests }
-  // The smallest p-value of the exact test is 1 / 2^rounds: below the
-  // share of alpha each target gets, or no change could ever be shown.
-  // (With a meter that does not gate on them, the CPU rounds are only
-  // reported.)
+  // The exact test's smallest p-value is 1 / 2^rounds: it must fall below
+  // each target's share of alpha, or no change could ever be shown.
   const alphaPerTarget = alpha / targets.length
   if (meter.gatesOnCpu && 2 ** -protocol.rounds >= alphaPerTarget) {
     const needed = Math.floor(Math.log2(1 / alphaPerTarget)) + 1
@@ -143,11 +132,8 @@ function parseOptions (argv) {
   }
 }
 
-// NAME=PATH as the bench takes it, PATH a server in this repository: the
-// base has it at the same place, or the comparison stops before it starts.
-// Inside or not on real paths (tooling/repo.js's pathInside): the
-// repository, or PATH, may be reached through a symbolic link (a clone
-// under one; on macOS, /var is /private/var, where the temporary folder is).
+// NAME=PATH, PATH inside this repository (on real paths: a symbolic link
+// may lead to either), so that the base has it at the same place.
 function parseRepoTarget (text) {
   const [name, definition] = parseUserTarget(text)
   const relative = pathInside(path.resolve(ROOT, definition.entry))
@@ -166,9 +152,7 @@ async function main (argv, { stdout, stderr }) {
   const baseCommit = resolveBase(options.base)
   print(`bench:compare: base ${baseCommit.commit.slice(0, 10)} against head ${head.commit.slice(0, 10)}${head.dirty ? ' + uncommitted changes' : ''}`)
   const checkout = checkOutBase(baseCommit.commit, { log: (line) => print(`  ${line}`) })
-  // A Ctrl-C or a CI cancel still removes the worktree, and so does a
-  // crash, through 'exit' (an uncaught error: a closed stdout's EPIPE, as
-  // when the output is piped into head).
+  // A Ctrl-C, a CI cancel or a crash (through 'exit') still removes the worktree.
   const onSignal = (signal) => { checkout.remove(); process.kill(process.pid, signal) }
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
@@ -191,12 +175,6 @@ async function main (argv, { stdout, stderr }) {
   }
 }
 
-/**
- * The comparison itself, printed as it goes: every target of the base
- * (`trees.base`) and of the head measured in paired rounds, counted by the
- * run's `meter` where it counts, and judged. Resolves to the result, its
- * failures the meter's gate's.
- */
 async function compareTrees (options, meter, { base, head, trees, print, stderr }) {
   const { protocol, definitions } = options
   for (const target of protocol.targets) {
@@ -227,9 +205,7 @@ async function compareTrees (options, meter, { base, head, trees, print, stderr 
   return result
 }
 
-// The paired rounds, a line each as it ends, and between the lines a
-// progress line on a terminal (print/progress.js). A base that does not
-// start is bad input (exit 2), not a regression.
+// A base that does not start is bad input (exit 2), not a regression.
 async function runBothSides ({ protocol, definitions, cpuTax }, { trees, print, progress, width }) {
   const step = countOnProgress(progress, protocol.rounds * protocol.targets.length, 'pairs')
   try {

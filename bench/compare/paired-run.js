@@ -1,36 +1,18 @@
 'use strict'
 
-// The measuring half of bench:compare: each round starts a target from the
-// base tree and from the head tree, each in a fresh process, and loads the
-// two at the same time, each with its own autocannon instance
-// (bench/measure/side-by-side.js). Whatever the machine does during a round
-// (a neighbour's burst, a frequency step, the load generator's share of the
-// cores) falls on both sides of its pair: measured one after the other, two
-// copies of the same server disagreed far more than measured together
-// (docs/ci-gate.md, "Gate a change against its base", says why).
-// Which side is loaded first alternates ABBA over the rounds, so that any
-// advantage of going first cancels too.
+// bench:compare's measuring: each round loads a target's base and head at
+// the same time, so the machine's noise falls on both, and which loads
+// first alternates ABBA (docs/ci-gate.md, "Gate a change against its base").
 
 const path = require('node:path')
 const { measureSideBySide } = require('../measure/side-by-side')
 
 const SIDES = ['base', 'head']
 
-/**
- * Run `protocol` ({ targets, connections, warmup, duration, warmupRequests,
- * requests, rounds }) with `definitions` (bench/protocol/targets.js's and
- * the user's), each target started from `trees.base` and `trees.head` (folders
- * holding the same layout). `cpuTax` ({ target: micros }) taxes the head's
- * side only: a regression made to order, for calibration. `onRound(pair)`
- * is called after each round of each target. Resolves to the pairs:
- * [{ target, round, first, base, head }], base and head each a run as
- * bench/measure/load.js figures it. A server that does not start rejects with an
- * error whose `side` says which.
- */
+// Resolves to [{ target, round, first, base, head }]; `cpuTax` taxes only the head, to calibrate.
 async function runPairs (protocol, { definitions, trees, cpuTax = {}, onRound = () => {} }) {
   const pairs = []
   for (let round = 1; round <= protocol.rounds; round++) {
-    // ABBA: base first in rounds 1 and 4, head first in 2 and 3, and so on.
     const first = [1, 0].includes(round % 4) ? 'base' : 'head'
     const order = first === 'base' ? SIDES : [...SIDES].reverse()
     for (const target of protocol.targets) {

@@ -1,9 +1,7 @@
 'use strict'
 
-// bench:compare's printing: the table for a terminal, the same as Markdown
-// for a pull request's comment or a job summary, and the figures in the
-// formats CI tools for benchmarks read (bench/print/ci-formats.js, the
-// head's side).
+// bench:compare's printing: the table for a terminal, as Markdown for a pull
+// request or job summary, and the head's figures in CI benchmark formats.
 
 const { signedPercent } = require('../../tooling/number-text')
 const { toBencherMetricFormat, toGithubBenchmark } = require('../print/ci-formats')
@@ -15,10 +13,6 @@ const { renderChangesMarkdown } = require('../print/instructions')
 
 const short = (commit) => commit.slice(0, 10)
 
-/**
- * What is compared with what: the base commit and why it was chosen, its
- * install, the head and whether it has uncommitted changes.
- */
 function renderTrees ({ base, head }) {
   return [
     `Base: ${short(base.commit)} (${base.ref}: ${base.why}), checked out in a temporary worktree; dependencies: ${base.install}`,
@@ -37,8 +31,7 @@ function renderProtocol (protocol, { leaking }) {
 
 const COLUMNS = [
   { title: 'target', value: (c) => c.target, align: 'left' },
-  // decimal, not each figure's own format: req/s under 100 (slow's) keeps
-  // the decimals that tell its base from its head.
+  // decimal for all: slow's low req/s keeps the decimals that tell base from head.
   ...COMPARED.map(({ key, label }) => ({ title: `${label} base -> head`, value: (c) => `${decimal(c.metrics[key].base)} -> ${decimal(c.metrics[key].head)}` })),
   { title: 'CPU change', value: (c) => signedPercent(c.metrics[GATED.key].change) },
   { title: 'interval', value: (c) => c.metrics[GATED.key].resolvable ? intervalText(c.metrics[GATED.key].interval) : `n/a (${c.rounds} rounds)` },
@@ -46,10 +39,8 @@ const COLUMNS = [
   { title: 'verdict', value: (c) => c.verdict, align: 'left' }
 ]
 
-// The one-sided p-value in the direction the change went.
-// Too few rounds to reach alpha (bench:compare --meter instructions takes
-// two, reported only) give no interval and no p worth printing: -100 % …
-// +inf % read as broken.
+// The one-sided p-value in the direction the change went; n/a when the
+// rounds are too few to reach alpha.
 function pText ({ change, pWorse, pBetter, resolvable }) {
   if (change === null || !resolvable) return 'n/a'
   return (change >= 0 ? pWorse : pBetter).toPrecision(2)
@@ -64,9 +55,7 @@ function renderTable (result) {
   ].join('\n')
 }
 
-// What the CPU table's notes say: with the instruction meter, the rounds
-// are too few for a verdict by design (they gate nothing), which needs
-// saying once, not per target.
+// Under the instruction meter the CPU rounds gate nothing: no per-target note.
 function cpuNotes (result) {
   if (result.instructions) return []
   return result.comparisons.filter((c) => c.note).map((c) => `${c.target}: ${c.note}`)
@@ -85,9 +74,6 @@ function readingNotes ({ alpha, alphaPerTarget, maxRegression, comparisons, inst
   ]
 }
 
-/**
- * The verdict line and what it rests on.
- */
 function renderVerdict (result) {
   if (result.failures.length > 0) return `bench:compare: REGRESSION\n${result.failures.map((f) => `  - ${f}`).join('\n')}`
   if (result.instructions) {
@@ -101,10 +87,6 @@ function renderVerdict (result) {
   return `bench:compare: no regression beyond ${signedPercent(result.maxRegression)} (${changed.map((c) => `${c.target}: ${c.verdict}`).join('; ')})`
 }
 
-/**
- * The comparison as Markdown, to fit a pull request's comment or
- * $GITHUB_STEP_SUMMARY.
- */
 function renderMarkdown (result) {
   const { base, head, protocol, machine } = result
   const verdict = renderVerdict(result).split('\n')
@@ -136,8 +118,7 @@ function renderMarkdown (result) {
   ].join('\n')
 }
 
-// The head's figures in the CI formats the bench writes, with the CPU
-// change against the base (and its interval) as one more figure per target.
+// The head's figures, plus the CPU change against the base per target.
 function toBencherJson (result) {
   const metrics = toBencherMetricFormat(headSide(result))
   for (const c of result.comparisons) {

@@ -1,37 +1,17 @@
 'use strict'
 
-// Change points in a series of measurements: E-divisive means (Matteson
-// and James, 2014, "A Nonparametric Approach for Multiple Change Point
-// Analysis of Multivariate Data", JASA 109:505), as MongoDB runs it on its
-// benchmarks' histories (Daly et al., ICPE 2020; signal-processing-algorithms
-// on PyPI). Written here: the npm registry has no E-divisive, nor PELT nor
-// CUSUM. It makes no assumption about the noise's distribution, which
-// suits a count that barely moves as well as a time that jumps.
-//
-// The series is split where the energy distance between the points before
-// and after is greatest (qHat below); the split stands if no shuffle of the
-// points does as well (a permutation test), and each part is split again
-// the same way until a split does not stand.
+// Change points of a series by E-divisive means (Matteson and James, 2014),
+// written here since npm has none: split where the energy distance between
+// the two sides peaks, keep it if no shuffle does as well, repeat per part.
 
-// Shuffles per test. A split stands where none of them does as well:
-// p = 1/200, the permutation test's smallest p-value (Phipson and Smyth,
-// 2010: the series as it is counts among the shuffles). A history is
-// tested once per window and again on each side of every change found, so
-// each test is held strict: a step the noise could make once in a hundred
-// is no change here.
+// A split stands where none of 199 shuffles does as well (p = 1/200), held
+// strict since a history is tested again on each side of every change.
 const PERMUTATIONS = 199
 const ALPHA = 1 / (PERMUTATIONS + 1)
-// The fewest points on either side of a split.
 const MIN_SIZE = 2
-// The shuffles are drawn from a generator seeded with this, so the same
-// series gives the same change points on every machine and every run.
 const SEED = 0x5eed
 
-/**
- * The change points of `series` (numbers), in the order of the series:
- * [{ index (the first point after the change, 0-based), qHat, probability
- * (the permutation test's p-value) }].
- */
+// [{ index (the first point after the change), qHat, probability }], in series order.
 function findChangePoints (series, { alpha = ALPHA, permutations = PERMUTATIONS, seed = SEED } = {}) {
   const values = Float64Array.from(series)
   const random = generator(seed)
@@ -55,8 +35,6 @@ function findChangePoints (series, { alpha = ALPHA, permutations = PERMUTATIONS,
   return found.sort((a, b) => a.index - b.index)
 }
 
-// The split of `values` with the greatest qHat: { index (offset by
-// `offset`), qHat }, or null when it is too short to split.
 function bestSplit (values, offset) {
   const q = qHat(values)
   let index = 0
@@ -64,15 +42,8 @@ function bestSplit (values, offset) {
   return q[index] > 0 ? { index: index + offset, qHat: q[index] } : null
 }
 
-/**
- * qHat at every split of `values`: [tau] is the energy statistic of
- * X = values[0..tau) against Y = values[tau..), scaled by nm/(n+m);
- * 0 where either side has fewer than MIN_SIZE points. With |x - y| as the
- * distance (Matteson and James's alpha = 1):
- *   qHat = nm/(n+m) * (2/(nm) sum|X-Y| - 2/(n(n-1)) sum|X-X'| - 2/(m(m-1)) sum|Y-Y'|)
- * Moving one point from Y to X updates the three sums, so every split
- * costs O(N) and the whole O(N^2), with no matrix kept.
- */
+// qHat at every split tau, X = values[0..tau): moving one point from Y to X
+// updates the three sums, so the whole costs O(N^2) with no matrix kept.
 function qHat (values) {
   const length = values.length
   const q = new Float64Array(length)
@@ -81,7 +52,6 @@ function qHat (values) {
   for (let j = 0; j < length; j++) for (let k = j + 1; k < length; k++) withinY += Math.abs(values[j] - values[k])
   let cross = 0
   for (let tau = 1; tau < length; tau++) {
-    // The point at tau - 1 moves from Y to X.
     const moving = values[tau - 1]
     let toX = 0
     let toY = 0
@@ -98,9 +68,6 @@ function qHat (values) {
   return q
 }
 
-// The share of `permutations` shuffles, each window shuffled within itself,
-// whose best qHat in any window reaches `observed`, counting the series as
-// it is among them.
 function permutationProbability (values, windows, observed, permutations, random) {
   let asHigh = 0
   for (let p = 0; p < permutations; p++) {
@@ -125,7 +92,7 @@ function shuffle (values, random) {
   return values
 }
 
-// mulberry32: a small seeded generator, plenty for shuffles.
+// mulberry32: seeded, so a series gives the same change points every run.
 function generator (seed) {
   let state = seed >>> 0
   return () => {

@@ -1,9 +1,8 @@
 'use strict'
 
-// `npm run bench:history -- changes FILE [--json]`: the change points of
-// any series of measurements, by E-divisive means (change-points.js), with
-// the size of each (shift.js). FILE is a JSON array of numbers in the
-// order they were measured: this project's counts or any other tool's.
+// `npm run bench:history -- changes FILE [--json]`: the change points of a
+// series (change-points.js) and the size of each (shift.js). FILE is a JSON
+// array of numbers in the order they were measured.
 
 const fs = require('node:fs')
 const { runAsProcess, parseCommandLine, UsageError } = require('../../tooling/command')
@@ -27,10 +26,7 @@ interval), in % of the median before, and the p-value.
            (from and to: indices, to excluded)
 `
 
-/**
- * The change points of `series`, each with the points on either side up
- * to its neighbours and its shift (the shape --json prints).
- */
+// Each change point with the points on either side up to its neighbours.
 function describeChanges (series) {
   const points = findChangePoints(series)
   const bounds = [0, ...points.map((point) => point.index), series.length]

@@ -1,9 +1,6 @@
 'use strict'
 
-// What a measured run means: its ratios against the mode's goals, the checks
-// every run must pass, the gate against a baseline, and rounds that disagree,
-// down to the sentences the run prints. A pure function of the figures,
-// unit-tested in test/bench/evaluate.test.js; bench/index.js only prints it.
+// What a measured run means, as the sentences bench/index.js prints: a pure function of the figures.
 
 const { signedPercent, round } = require('../../tooling/number-text')
 const { RATIOS, REFERENCE, MODES, userRatios, isEnforced } = require('./goals')
@@ -15,30 +12,12 @@ const { WATCHED } = require('../protocol/metrics')
 // worth a word: a ratio built on them is less certain than its pairs suggest.
 const SPREAD_WORTH_A_WORD = 0.25
 
-// CPU time against a stored run is reported, not gated: on this project's
-// shared 2-core machine a stored CPU run ages within the hour. In one
-// session (docs/ci-gate.md, "A stored CPU run: a report, not a gate") the gate
-// alarmed on runs of the very same code, its ratio drifting by up to a
-// fifth over half an hour, and caught a +10 % regression little more
-// often than not: an alarm said as little as its silence. The gates that hold
-// on such a machine measure both sides in one run (bench:compare) or count
-// instructions (--meter instructions --baseline FILE).
+// Why a stored CPU run is not a gate: docs/ci-gate.md, "A stored CPU run: a report, not a gate".
 const BASELINE_IS_A_REPORT = 'a report, not a gate: CPU time against a stored run moves with the machine ' +
   '(4 false alarms in 10 runs of the same code, measured); to gate, use npm run bench:compare, which measures ' +
   'the base beside the change, or --meter instructions --baseline FILE, which counts instructions'
 
-/**
- * Evaluate `measured` ({ protocol, runs, targets }, from runComparison) for
- * the mode named `mode`, against `baseline` (an earlier --json result, or
- * null) at significance `alpha`. Returns { summaries, ratios, failedChecks,
- * baseline, baselineReport, enforced, failures, unenforced, warnings }:
- * `failures` are the sentences that fail the run; `unenforced`, the missed
- * goals and checks of a mode that only reports them (`enforced` false);
- * `baselineReport` (with a baseline, else null), { note, findings }: what
- * the CPU ratios say against it, as sentences, which never fail a run
- * (the note, BASELINE_IS_A_REPORT, says why); `warnings`, rounds
- * that disagree widely.
- */
+// `failures` fail the run; `unenforced` are the misses of a mode that only reports them.
 function evaluateRun ({ protocol, runs, targets }, { mode, baseline = null, alpha = 0.01 }) {
   const rules = MODES[mode]
   const enforced = isEnforced(rules)

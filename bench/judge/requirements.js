@@ -1,13 +1,6 @@
 'use strict'
 
-// What a run must show besides its ratios. A pure function of the runs,
-// unit-tested in test/bench/stats.test.js.
-
-/**
- * What the run must show besides the ratios, for a mode: no errors or
- * timeouts where required, 503s from the targets that must shed load, only
- * 304s from conditional targets. Returns the failures as sentences.
- */
+// What a run must show besides its ratios, for a mode: the failures, as sentences.
 function checkRequirements (runs, { errorFree, timeoutFree, shedding = [] }, conditionalTargets) {
   const failures = []
   for (const run of runs) {

@@ -1,11 +1,6 @@
 'use strict'
 
-// A regression made to order, for calibrating the benchmark's gate: preloaded
-// into a target (`node -r bench/measure/cpu-tax.js`, which the benchmark's --cpu-tax
-// option does), it keeps the CPU busy for CPU_TAX_MICROS microseconds at the
-// start of every HTTP request the process serves (Node's
-// http.server.request.start diagnostics channel), with no change to the
-// server's code.
+// Preloaded with `node -r` (bench's --cpu-tax), it keeps the CPU busy for CPU_TAX_MICROS microseconds at the start of every HTTP request: a regression made to order, for calibrating the gate.
 
 const diagnosticsChannel = require('node:diagnostics_channel')
 

@@ -1,18 +1,14 @@
 'use strict'
 
-// What the instruction meter needs on the machine, checked before anything
-// runs: Linux, valgrind and its vgdb, a kernel that lets vgdb wake a
-// process, and libfaketime for the counted server's frozen clock
-// (bench/measure/instruction-count.js, FROZEN_CLOCK). What is missing is a
-// usage error to the commands: exit 2, saying what to install.
+// What the instruction meter needs on the machine, checked before anything runs: Linux, valgrind and its vgdb, a kernel that
+// lets vgdb wake a process, and libfaketime for the counted server's frozen clock (instruction-count.js, FROZEN_CLOCK).
 
 const fs = require('node:fs')
 const { execFileSync } = require('node:child_process')
 const { UsageError } = require('../../tooling/command')
 const { readTextOrNull } = require('../../tooling/text-file')
 
-// Where distributions put libfaketime (Debian's and Ubuntu's faketime
-// package: /usr/lib/<multiarch>/faketime/).
+// Where distributions put libfaketime (Debian's and Ubuntu's faketime package: /usr/lib/<multiarch>/faketime/).
 const LIBFAKETIME_PATHS = [
   `/usr/lib/${{ x64: 'x86_64', arm64: 'aarch64' }[process.arch] ?? process.arch}-linux-gnu/faketime/libfaketime.so.1`,
   '/usr/lib64/faketime/libfaketime.so.1',
@@ -23,12 +19,6 @@ const LIBFAKETIME_PATHS = [
 // A usage error to the commands: exit 2, saying what is missing.
 class MeterUnavailable extends UsageError {}
 
-/**
- * What the meter runs on: { valgrind: version, libfaketime: path } where
- * valgrind, vgdb and libfaketime are installed and vgdb may wake a process
- * (Yama's ptrace_scope 0), else throws a MeterUnavailable saying what is
- * missing.
- */
 function checkMeter ({ platform = process.platform, ptraceScopeFile = '/proc/sys/kernel/yama/ptrace_scope', libfaketimePaths = LIBFAKETIME_PATHS } = {}) {
   if (platform !== 'linux') {
     throw new MeterUnavailable(`the instruction meter needs valgrind on Linux; this is ${platform}: use the CPU meter (the default) here`)
@@ -48,10 +38,6 @@ function checkMeter ({ platform = process.platform, ptraceScopeFile = '/proc/sys
   return { valgrind: version, libfaketime: findLibfaketime(libfaketimePaths) }
 }
 
-/**
- * The first of `paths` that exists; else throws a MeterUnavailable: the
- * counted target runs on a frozen clock (FROZEN_CLOCK).
- */
 function findLibfaketime (paths = LIBFAKETIME_PATHS) {
   const found = paths.find((file) => fs.existsSync(file))
   if (found === undefined) {

@@ -1,13 +1,7 @@
 'use strict'
 
-// The CPU meter (--meter cpu, the default): a gate reads CPU time per
-// request, the server's own, which the rounds every command runs measure
-// anyway (bench/measure/rounds.js, bench:compare's paired-run.js) and the
-// commands' own judges weigh (bench/judge/evaluate.js against a stored run,
-// a report; bench/compare/verdict.js against the base, the gate). So it
-// counts nothing beside the rounds: set up, it checks nothing, adds nothing
-// to a result and prints nothing; its gate is the CPU gate's.
-// bench/meters/index.js says what every meter holds.
+// The CPU meter (--meter cpu, the default). Every command's rounds measure CPU per request
+// anyway, so this meter checks, counts and prints nothing of its own; its gate is the CPU gate.
 
 const { median } = require('../judge/stats')
 const { REFERENCE } = require('../judge/goals')
@@ -16,11 +10,9 @@ const { signedPercent } = require('../../tooling/number-text')
 const defaults = {
   // node bench: the false-alarm rate of the CPU ratios against --baseline.
   bench: { alpha: 0.01 },
-  // bench:compare: its own defaults (bench/compare/index.js).
   compare: {}
 }
 
-// Set up for a run: nothing to check, nothing to count.
 const RUN = {
   checkBaseline: (baseline) => baseline,
   cpuBaseline: (baseline) => baseline,
@@ -30,14 +22,8 @@ const RUN = {
   renderComparison: () => []
 }
 
-/**
- * How bench:calibrate taxes this meter (`tax(target, micros)`: the
- * arguments that add busy CPU to each request of `target`) and reads a
- * gate's --json result, for the taxed target `taxed`: whether it raised the
- * alarm (`readRun`), the taxed cost (`costOf`; `baseCostOf`, the base's side
- * in a comparison) and the stored baseline it is judged against
- * (`describeBaseline`).
- */
+// How bench:calibrate adds busy CPU to each request of a target and reads a gate's --json
+// result: the alarm (readRun), the taxed cost (costOf; baseCostOf, the base's side).
 const calibration = {
   unit: 'µs/req',
   levels: '5,10,20',

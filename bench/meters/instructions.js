@@ -1,13 +1,7 @@
 'use strict'
 
-// The instruction meter (--meter instructions): a gate reads instructions
-// per request, counted under valgrind (bench/measure/instructions.js),
-// judged on each side's windows (bench/judge/instructions.js) and printed
-// with CPU per request beside it (bench/print/instructions.js). The CPU
-// rounds still run: their figures are reported, not gated. The same count
-// and verdict serve node bench (against a stored run) and bench:compare
-// (against the base tree, counted in the same run).
-// bench/meters/index.js says what every meter holds.
+// The instruction meter (--meter instructions): the gate reads instructions per request, counted
+// under valgrind. The CPU rounds still run; their figures are reported, not gated.
 
 const { UsageError } = require('../../tooling/command')
 const { signedPercent } = require('../../tooling/number-text')
@@ -19,34 +13,23 @@ const { renderCounts, renderChanges, renderCountLine } = require('../print/instr
 
 const defaults = {
   protocol: PROTOCOL,
-  // node bench --baseline: the gate's false-alarm rate.
   bench: { alpha: INSTRUCTION_DEFAULTS.alpha },
-  // bench:compare: the allowance (in percent), and the CPU rounds reported
-  // beside the count: fewer, since they gate nothing.
+  // bench:compare: fewer CPU rounds, since they gate nothing; the allowance in percent.
   compare: { rounds: 2, maxRegression: INSTRUCTION_DEFAULTS.maxRegression * 100 }
 }
 
-/**
- * Set up for a run, before anything runs: valgrind, vgdb and libfaketime
- * are here (else a MeterUnavailable says what is missing) and what the
- * count depends on is described, for the `protocol` of the run (slow's
- * request counts); with `where`, also where it is counted (the C library
- * and the CPU), which a count that may be stored and judged elsewhere
- * needs (node bench's). Returns the meter of this run (below).
- */
+// Checks before anything runs that valgrind, vgdb and libfaketime are here. With `where`, also
+// records the C library and CPU, which a count stored and judged elsewhere needs.
 function setUp (protocol, { where = false } = {}) {
   const meter = { ...describeMeter(checkMeter().valgrind, protocol), ...(where ? describeCountingMachine() : {}) }
   return {
-    // A stored run (node bench --baseline) has counts made where this run counts.
     checkBaseline (baseline, file) {
       if (!baseline.instructions?.counts) throw new UsageError(`the baseline ${file} has no instruction counts: make it with --meter instructions --json FILE`)
       baseline.instructionNotes = checkInstructionBaseline(baseline.instructions.meter ?? {}, meter)
       return baseline
     },
-    // The CPU ratios against a stored run are not judged: the count is.
     cpuBaseline: () => null,
     count: (job) => countAndJudge(meter, job),
-    // The run fails on the count's verdict, not on the CPU rounds'.
     gate: (cpuFailures, counted) => counted.instructions.failures,
     renderCounts: renderRunCounts,
     renderComparison: (result, cpu) =>
@@ -54,17 +37,8 @@ function setUp (protocol, { where = false } = {}) {
   }
 }
 
-/**
- * Count `targets` (names in `definitions`) from each tree of `trees` ({
- * head } or { base, head }; `taxes` on the head's side), printing each
- * count's line through `print` (`width`: the targets' names' column), and
- * judge the head against the base: the base tree's counts, or a stored
- * run's (`baseline`, checked by checkBaseline). Resolves to what it adds to
- * the result: { instructions: { meter, counts (by side when both trees were
- * counted, else the head's), tax, notes, alpha, and judgeInstructions's
- * alphaPerTarget, maxRegression, comparisons, failures (none without a
- * base) } }.
- */
+// Counts `targets` in each of `trees` ({ head } or { base, head }) and judges the head against the
+// base tree's counts or a stored `baseline`'s. Resolves to { instructions } for the result.
 async function countAndJudge (meter, { targets, definitions, trees, taxes, alpha, maxRegression, baseline = null, print, width }) {
   const bothSides = trees.base !== undefined
   print('')
@@ -76,8 +50,7 @@ async function countAndJudge (meter, { targets, definitions, trees, taxes, alpha
     onCount: (count) => print(renderCountLine(bothSides ? count : { ...count, side: undefined }, width))
   })
   const base = bothSides ? counts.base : baseline?.instructions.counts
-  // node bench's result (one tree) has its failures before the verdict, as
-  // its stored runs always had.
+  // node bench's result (one tree) has `failures` before the verdict, as its stored runs do.
   const result = { meter, counts: bothSides ? counts : counts.head, tax: taxes, notes: baseline?.instructionNotes ?? [], alpha, ...(bothSides ? {} : { failures: [] }) }
   if (!base) return { instructions: result }
   const missing = targets.filter((target) => !base[target])
@@ -86,8 +59,6 @@ async function countAndJudge (meter, { targets, definitions, trees, taxes, alpha
   return { instructions: { ...result, ...judgeInstructions({ base: windowsOf(base), head: windowsOf(counts.head) }, { targets, alpha, maxRegression }) } }
 }
 
-// node bench's table of the counts, CPU per request beside them: against
-// a stored run, the change and its verdict.
 function renderRunCounts (results, baseline) {
   const cpu = Object.fromEntries(results.summaries.map((s) => [s.target, s.cpuMicrosPerRequest]))
   if (!baseline) return [renderCounts(results.instructions, cpu)]
@@ -96,15 +67,8 @@ function renderRunCounts (results, baseline) {
   return [renderChanges(results.instructions, both, ['baseline', 'now'])]
 }
 
-/**
- * How bench:calibrate taxes this meter (`tax(target, instructions)`: work
- * added to each request of `target`) and reads a gate's --json result, for
- * the taxed target `taxed` (cpu.js says what each reader answers). The CPU
- * rounds are only reported: each gate takes the fewest it can
- * (`cpuRounds`). The ci gate's stored baseline and clean runs load the
- * tax's hook with no work (`cleanTax`), as the taxed runs load it with
- * some: only the work differs (bench:compare does the same on its base side).
- */
+// For bench:calibrate: each gate takes the fewest CPU rounds it can, since they are only reported.
+// The ci gate's baseline and clean runs load the tax's hook with no work (cleanTax): only the work differs.
 const CPU_ROUNDS = { ci: 1, compare: 2 }
 const tax = (target, instructions) => ['--instruction-tax', `${target}=${Math.round(instructions)}`]
 const countOfTaxed = (counts, taxed) => countOf(counts[taxed].windows)
@@ -146,7 +110,6 @@ module.exports = {
   defaults,
   gatesOnCpu: false,
   takesInstructionTax: true,
-  // node bench: the candidates are the targets it counts.
   targetsToCount: (candidates) => candidates,
   setUp,
   calibration

@@ -1,19 +1,11 @@
 'use strict'
 
-// A run's figures in the formats CI tools for benchmarks read. Pure
-// functions of the --json result, tested in test/bench/formats.test.js.
-// Each figure is the median over rounds, with the smallest and largest
-// round as its bounds.
+// A run's --json result as Bencher Metric Format and github-action-benchmark's
+// custom format. Each figure is the median over rounds, bounded by its extremes.
 
 const { median } = require('../judge/stats')
 const { metric, GATED } = require('../protocol/metrics')
 
-/**
- * Bencher Metric Format (bencher.dev): { "<benchmark>": { "<measure>":
- * { value, lower_value, upper_value } } }. Benchmarks are the targets, with
- * three measures each, and the ratios, with one ("ratio"). Measures that do
- * not exist yet in a Bencher project are created by name on first upload.
- */
 function toBencherMetricFormat ({ runs, summaries, ratios }) {
   const metrics = {}
   for (const { target } of summaries) {
@@ -31,23 +23,15 @@ function toBencherMetricFormat ({ runs, summaries, ratios }) {
   return metrics
 }
 
-// The figures of the metric catalogue (bench/protocol/metrics.js) these
-// formats carry, each by its Bencher measure's name (the names uploads
-// already use: renaming one would start a new measure).
+// Renaming a Bencher measure starts a new one: these are the names uploads use.
 const BENCHER_MEASURES = {
   requestsPerSecond: 'requests-per-second',
   cpuMicrosPerRequest: 'cpu-microseconds-per-request',
   latencyP99: 'latency-p99-milliseconds'
 }
-// The same where smaller is better, for github-action-benchmark.
 const SMALLER_IS_BETTER = Object.keys(BENCHER_MEASURES).map(metric).filter((row) => row.better === 'lower')
 
-/**
- * github-action-benchmark's custom format for `tool: customSmallerIsBetter`:
- * [{ name, unit, value, range, extra }], only figures where smaller is
- * better: each target's CPU per request and p99 latency, and the CPU ratios
- * against the reference (the figures the gate holds).
- */
+// For `tool: customSmallerIsBetter`: only the figures the gate holds.
 function toGithubBenchmark ({ runs, summaries, ratios }) {
   const entries = []
   for (const { target } of summaries) {
@@ -68,8 +52,7 @@ function entry (name, unit, { value, lower_value: lower, upper_value: upper }, e
   return { name, unit, value, range: `± ${((upper - lower) / 2).toPrecision(3)}`, extra }
 }
 
-// { value, lower_value, upper_value }: the median (or `value`) and the
-// smallest and largest of `values`; null when none is a number.
+// The median (or `value`) with the extremes as bounds; null when no value is a number.
 function boundsOf (values, value = null) {
   const finite = values.filter(Number.isFinite)
   if (finite.length === 0) return null

@@ -1,9 +1,7 @@
 'use strict'
 
-// The instruction meter's figures, for a terminal and as Markdown: each
-// target's instructions per request, with CPU per request beside it (what
-// a user pays; the count says whether the code changed), and, against a
-// base, the change and its verdict (bench/judge/instructions.js).
+// The instruction meter's figures, for a terminal and as Markdown, with CPU per request beside
+// them: CPU is what a user pays, the count says whether the code changed.
 
 const { signedPercent } = require('../../tooling/number-text')
 const { decimal } = require('./numbers')
@@ -14,8 +12,7 @@ const { countOf } = require('../judge/instructions')
 const count = (value) => value === null || value === undefined ? 'n/a' : Math.round(value).toLocaleString('en-US')
 const percent = (value) => `${(value * 100).toFixed(2)} %`
 
-// What the meter is and is not, in two lines; where it counted (the C
-// library, the CPU valgrind showed the code) where that was recorded.
+// What the meter is and is not, in two lines, with where it counted when that was recorded.
 function describeMeter ({ node, valgrind, protocol, libc, cpu, clock }) {
   const where = libc ? `, ${libc}, CPU as valgrind shows it: ${cpu?.guest ?? 'unknown'} (host ${cpu?.host ?? 'unknown'})` : ''
   return [
@@ -26,10 +23,8 @@ function describeMeter ({ node, valgrind, protocol, libc, cpu, clock }) {
   ]
 }
 
-/**
- * Each target's count alone: `counts` ({ target: { windows } }) and the
- * CPU per request measured beside it (`cpu`: { target: micros }).
- */
+// Each target's count alone. countRows takes `counts` ({ target: { windows } }) and the CPU
+// per request measured beside them (`cpu`: { target: micros }).
 const COUNT_COLUMNS = [
   { title: 'target', value: (row) => row.target, align: 'left' },
   { title: 'instructions/req', value: (row) => count(row.count) },
@@ -42,12 +37,8 @@ function countRows (counts, cpu = {}) {
     ({ target, count: countOf(windows), spread: spread(windows), cpu: cpu[target] ?? null }))
 }
 
-/**
- * Against a base (`sides` names the two: the base commit and the head, or
- * a stored run and this one): judgeInstructions's comparisons, with the
- * CPU per request of both sides beside them (`cpu`: { target: { base,
- * head } }).
- */
+// judgeInstructions's comparisons against a base, `sides` naming the two (base and head, or a
+// stored run and this one); withCpu adds each side's CPU per request (`cpu`: { target: { base, head } }).
 const changeColumns = ([base, head]) => [
   { title: 'target', value: (c) => c.target, align: 'left' },
   { title: `instructions/req ${base} -> ${head}`, value: (c) => `${count(c.base)} -> ${count(c.head)}` },

@@ -9,13 +9,9 @@ const { SUMMARY_COLUMNS } = require('./text')
 const { renderChangesMarkdown, describeMeter, countRows } = require('./instructions')
 const { metric } = require('../protocol/metrics')
 
-// CPU per request, beside the instruction counts.
 const CPU = metric('cpuMicrosPerRequest')
 
-/**
- * The protocol, table and ratios as Markdown, for a CI summary or the docs;
- * with --meter instructions, the counts after them, CPU per request beside.
- */
+// With --meter instructions, the counts follow, with CPU per request beside them.
 function renderMarkdown ({ mode, protocol, machine, summaries, ratios, instructions }) {
   const ratioRows = ratios.map((r) => `| ${r.name} | ${ratioValueText(r)} | ${goalText(r)} | ` +
     `${r.holds === null ? '' : r.holds ? 'holds' : '**short**'} | ${r.pairs.map(ratioText).join(', ')} |`)

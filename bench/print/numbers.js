@@ -1,7 +1,6 @@
 'use strict'
 
-// The figures of a run as its printers write them: in the terminal's
-// table, the Markdown, the HTML page and bench:compare's table alike.
+// A run's figures as every printer writes them: terminal, Markdown, HTML and bench:compare.
 
 const { metric } = require('../protocol/metrics')
 
@@ -14,33 +13,23 @@ function decimal (n) {
   return n >= 100 ? integer(n) : n.toFixed(n >= 10 ? 1 : 2)
 }
 
-/**
- * A run's figure `key` (a row of bench/protocol/metrics.js) as the tables
- * write it: in its printed unit (divided by `per`: bytes as MB) and its
- * format; 'n/a' where there is none.
- */
+// `key` is a row of bench/protocol/metrics.js: its printed unit (`per`: bytes as MB) and format.
 function figureText (key, value) {
   const { format, per } = metric(key)
   return FORMATS[format](per ? value / per : value)
 }
 
-// A table's column of that figure (print/table.js), titled by its label.
 function figureColumn (key) {
   return { title: metric(key).label, value: (item) => figureText(key, item[key]) }
 }
 
-// Three significant digits from 1 up: a ratio between 10 and 100 (cpu
-// slow/fast in a short run, say) shown without decimals would be up to 5 %
-// off (10.5 read "11").
+// Three significant digits from 1 up: 10.5 shown without decimals would read "11", 5 % off.
 function ratioText (n) {
   if (!Number.isFinite(n)) return 'n/a'
   return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2)
 }
 
-/**
- * A ratio's value as text, with as many digits as its verdict needs: 1.997
- * against a goal of >= 2 reads "1.997", not "2.00" beside SHORT.
- */
+// As many digits as the verdict needs: 1.997 against a goal of >= 2 reads "1.997", not "2.00".
 function ratioValueText ({ value, goal, better, holds }) {
   const reads = (text) => better === 'lower' ? Number(text) <= goal : Number(text) >= goal
   let text = ratioText(value)
@@ -49,7 +38,6 @@ function ratioValueText ({ value, goal, better, holds }) {
   return text
 }
 
-// A goal as the Markdown and the page write it: "≥ 2", "≤ 1.75", or "".
 function goalText ({ goal, better }) {
   return goal === null ? '' : `${better === 'lower' ? '≤' : '≥'} ${goal}`
 }

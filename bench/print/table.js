@@ -1,13 +1,7 @@
 'use strict'
 
-// A table of `items` by `columns` ({ title, value(item), align }), for a
-// terminal or as Markdown: the run's summary and bench:compare's verdicts
-// are both drawn here.
+// Tables of `items` by `columns` ({ title, value(item), align }), for a terminal or as Markdown.
 
-/**
- * Columns padded to their widest cell, right-aligned unless `align` is
- * 'left', a rule of dashes under the titles.
- */
 function textTable (columns, items) {
   const rows = [columns.map((c) => c.title), ...items.map((item) => columns.map((c) => c.value(item)))]
   const widths = columns.map((_, i) => Math.max(...rows.map((row) => row[i].length)))
@@ -15,11 +9,6 @@ function textTable (columns, items) {
   return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n')
 }
 
-/**
- * The same as a Markdown table's lines: header, alignment rule, rows.
- * `title(column)` and `cell(column, item)` may rewrite what the text
- * table shows.
- */
 function markdownTable (columns, items, { title = (c) => c.title, cell = (c, item) => c.value(item) } = {}) {
   return [
     `| ${columns.map(title).join(' | ')} |`,

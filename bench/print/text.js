@@ -1,8 +1,7 @@
 'use strict'
 
-// A run in the terminal: the protocol and machine at the top, the table of
-// medians, the ratios with their goals and verdicts, and the per-second
-// chart. The same run as Markdown is markdown.js, as a page html/.
+// A run in the terminal: protocol and machine, the table of medians, the ratios with their goals
+// and verdicts, and the per-second chart. markdown.js and html/ render the same run.
 
 const { signedPercent } = require('../../tooling/number-text')
 const { medianRound } = require('../judge/stats')
@@ -11,14 +10,11 @@ const { integer, figureColumn, ratioText, ratioValueText } = require('./numbers'
 const { textTable } = require('./table')
 
 const BARS = '▁▂▃▄▅▆▇█'
-// A second in which no response came: drawn, so it is not mistaken for a
-// second that was not measured.
+// Drawn, so a second without a response is not mistaken for one not measured.
 const NO_RESPONSE = '·'
 
-// The run's table: every figure of the metric catalogue
-// (bench/protocol/metrics.js) a reader compares targets by, in this order;
-// the duration, response count, largest latency and CPU time stay in the
-// --json result.
+// The figures a reader compares targets by; the duration, response count, largest latency and
+// CPU time stay in the --json result.
 const SUMMARY_FIGURES = ['requestsPerSecond', 'latencyP50', 'latencyP975', 'latencyP99', 'bytesPerSecond', 'status2xx', 'status304',
   'status503', 'statusOther', 'errors', 'timeouts', 'peakRssBytes', 'cpuMicrosPerRequest']
 const SUMMARY_COLUMNS = [
@@ -26,10 +22,6 @@ const SUMMARY_COLUMNS = [
   ...SUMMARY_FIGURES.map(figureColumn)
 ]
 
-/**
- * The protocol and machine, as printed at the top of a run, with a warning
- * when the machine was busy before the run began.
- */
 function renderProtocol ({ mode, protocol, machine, targets, versions = {} }) {
   const leaking = protocol.targets.filter((t) => targets[t].leaking)
   return [
@@ -46,16 +38,10 @@ function renderProtocol ({ mode, protocol, machine, targets, versions = {} }) {
   ].join('\n')
 }
 
-/**
- * The summary table for a terminal: one row per target, medians over rounds.
- */
 function renderTable (summaries) {
   return textTable(SUMMARY_COLUMNS, summaries)
 }
 
-/**
- * The ratios with their goals and verdicts, and the baseline comparison.
- */
 function renderRatios (ratios, baseline = []) {
   const lines = ratios.map((r) => {
     const goal = r.goal === null ? '' : `goal ${r.better === 'lower' ? '<=' : '>='} ${r.goal}`
@@ -72,21 +58,13 @@ function renderRatios (ratios, baseline = []) {
   return ['Ratios (throughput unless marked cpu):', ...lines].join('\n')
 }
 
-/**
- * The CPU ratios against a stored baseline (evaluateRun's baselineReport):
- * that it is a report and which gates to use, then each finding.
- */
+// The CPU ratios against a stored baseline (evaluateRun's baselineReport).
 function renderBaselineReport ({ note, findings }) {
   const what = findings.length > 0 ? findings : ['no CPU ratio worse than the baseline\'s']
   return [`Against the baseline, ${note}:`, ...what.map((finding) => `  - ${finding}`)].join('\n')
 }
 
-/**
- * Responses per second over each target's median round (by req/s), one bar
- * per second, warm-up then measured window (split by "|"), each row scaled
- * to its own peak, so slow's decay shows whatever the level; a second
- * without a response is a dot.
- */
+// Each row is scaled to its own peak, so slow's decay shows whatever its level.
 function renderChart (runs, targets) {
   const lines = ['Responses per second in each target\'s median round, warm-up | measured ' +
     `(each row scaled to its own peak; ${NO_RESPONSE} = none that second):`]

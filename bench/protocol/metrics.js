@@ -1,22 +1,8 @@
 'use strict'
 
-// The metric catalogue: every figure a run measures of a target, one row
-// each, and the one place that says what it is called, its unit, which
-// way is better, whether a gate reads it and how the printers write it.
-// The rows are in the order a run stores its figures (bench/measure/load.js
-// builds both of its figure sets from them, so a --json result's keys keep
-// this order). Which rows a printer shows, and in what order, is the
-// printer's own choice (a list of keys); what each row means is here.
-//
-// Fields: `key` (the figure's name in a run), `label` (a table's column),
-// `name` (in a sentence, and in github-action-benchmark's entries), `unit`
-// (of the value as stored), `better` ('higher', 'lower', or null where
-// neither is: a status count is good or bad by the target), `gated` (the
-// figure the CPU gates read: bench:compare's verdict, and the ratios
-// against the reference a --baseline compares), `watched` (a run warns when
-// its rounds disagree on it: judge/stats.js's spread, judge/evaluate.js's
-// warning), `format` ('integer' or 'decimal': print/numbers.js) and `per`
-// (the printed value is the stored one divided by it: bytes as MB).
+// The metric catalogue, in the order a run stores its figures: each one's names, unit, printing and
+// which way is better (null: a status count is good or bad by the target). `gated` marks what the
+// CPU gates read, `watched` what a run warns on when its rounds disagree; `per` divides for printing.
 
 const METRICS = [
   { key: 'durationSeconds', label: 'seconds', name: 'measured seconds', unit: 's', better: null, format: 'decimal' },
@@ -40,20 +26,14 @@ const METRICS = [
 
 const BY_KEY = new Map(METRICS.map((row) => [row.key, row]))
 
-/**
- * The row of `key`; throws for a key the catalogue does not have, so that
- * a printer's list of keys cannot name a figure no run has.
- */
 function metric (key) {
   const row = BY_KEY.get(key)
   if (!row) throw new Error(`no metric "${key}" in bench/protocol/metrics.js`)
   return row
 }
 
-// The figure the CPU gates read (one row is marked `gated`).
 const GATED = METRICS.find((row) => row.gated)
 
-// The figures whose rounds a run watches for disagreement, in catalogue order.
 const WATCHED = METRICS.filter((row) => row.watched)
 
 module.exports = { METRICS, metric, GATED, WATCHED }

@@ -1,10 +1,7 @@
 'use strict'
 
-// The command-line options that set a protocol, read alike by every
-// command that measures (node bench, bench:compare): the targets, a user's
-// own target, the load's numbers, the false-alarm rate, a CPU tax, and the
-// files the results go to. Each command keeps its own defaults and usage;
-// --meter picks a module of bench/meters/, which stands above this room.
+// The command-line options that set a protocol, read alike by every command that measures (node
+// bench, bench:compare). Each command keeps its own defaults and usage.
 
 const { resolveServerPath } = require('../../tooling/server-path')
 const { UsageError, numberOption } = require('../../tooling/command')
@@ -30,12 +27,7 @@ const PROTOCOL_OPTIONS = {
   'github-benchmark-json': { type: 'string' }
 }
 
-/**
- * The load's numbers from parsed `values`, each `defaults`' where not
- * given: { connections, warmup, duration, warmupRequests, requests, rounds },
- * rounds within `rounds` ({ min, max }). Throws a UsageError naming the
- * first option it cannot accept.
- */
+// The load's numbers from parsed `values`, `defaults`' where not given.
 function parseLoad (values, defaults, { rounds = { min: 1 } } = {}) {
   return {
     connections: numberOption('connections', values.connections, defaults.connections, { min: 1, integer: true }),
@@ -47,15 +39,12 @@ function parseLoad (values, defaults, { rounds = { min: 1 } } = {}) {
   }
 }
 
-// --alpha: a false-alarm rate, strictly between 0 and 1.
 function parseAlpha (text, fallback) {
   const alpha = numberOption('alpha', text, fallback, { min: 0 })
   if (!(alpha > 0 && alpha < 1)) throw new UsageError(`--alpha must be between 0 and 1, got "${text}"`)
   return alpha
 }
 
-// A conditional target's ETag must hold for its whole load: fixed's
-// changes once a minute.
 function checkConditionalWindow (targets, definitions, { warmup, duration }) {
   const conditional = targets.filter((target) => definitions[target].conditional)
   if (conditional.length > 0 && warmup + duration > MAX_CONDITIONAL_SECONDS) {
@@ -64,7 +53,6 @@ function checkConditionalWindow (targets, definitions, { warmup, duration }) {
   }
 }
 
-// --targets LIST: built-in targets, each once.
 function parseTargets (list) {
   const targets = list.split(',').map((name) => name.trim()).filter(Boolean)
   if (targets.length === 0) throw new UsageError('--targets needs at least one target')
@@ -75,8 +63,7 @@ function parseTargets (list) {
   return targets
 }
 
-// --target NAME=PATH: a server folder or file, relative to where npm was
-// run from. Returns [name, definition].
+// --target NAME=PATH: a server folder or file, relative to where npm was run from.
 function parseUserTarget (text) {
   const match = /^([a-z0-9][a-z0-9._-]*)=(.+)$/i.exec(text)
   if (!match) throw new UsageError(`--target wants NAME=PATH (a name of letters, digits, ".", "_" or "-"), got "${text}"`)
@@ -94,8 +81,6 @@ function resolvePathOf (name, file) {
   }
 }
 
-// --cpu-tax TARGET=MICROSECONDS, for a target of this run. Returns
-// [target, micros].
 function parseCpuTax (text, targets) {
   const match = /^([^=]+)=([0-9.]+)$/.exec(text)
   if (!match || !(Number(match[2]) > 0)) throw new UsageError(`--cpu-tax wants TARGET=MICROSECONDS (> 0), got "${text}"`)
@@ -103,10 +88,7 @@ function parseCpuTax (text, targets) {
   return [match[1], Number(match[2])]
 }
 
-// --instruction-tax TARGET=INSTRUCTIONS, for a target of this run, with a
-// meter that takes it (bench/meters/: --meter instructions). Returns
-// [target, instructions]; 0 loads the tax's hook with no work (what a
-// calibration's clean side gets).
+// An --instruction-tax of 0 loads the tax's hook with no work: what a calibration's clean side gets.
 function parseInstructionTax (text, targets, meter) {
   const match = /^([^=]+)=([0-9]+)$/.exec(text)
   if (!match) throw new UsageError(`--instruction-tax wants TARGET=INSTRUCTIONS (a whole number), got "${text}"`)
@@ -115,8 +97,6 @@ function parseInstructionTax (text, targets, meter) {
   return [match[1], Number(match[2])]
 }
 
-// The files a run's results go to: { json, markdown, bencherJson,
-// githubBenchmarkJson }, each a path or undefined.
 function parseOutputs (values) {
   return { json: values.json, markdown: values.markdown, bencherJson: values['bencher-json'], githubBenchmarkJson: values['github-benchmark-json'] }
 }

@@ -1,13 +1,10 @@
 'use strict'
 
-// What can be measured: every target, and how each is started, as the
-// catalogue (tooling/targets.js) has them. Plain data, read by the commands'
-// options, the measuring and the judging alike.
+// What can be measured, as the catalogue (tooling/targets.js) has it, for every room of bench/.
 
 const { TARGETS, targetsIn, theTargetIn } = require('../../tooling/targets')
 
-// The conditional target's ETag must hold for the whole run: fixed's minute
-// clock starts with the process, so warm-up plus duration stays under this.
+// fixed's ETag changes each minute from its start, so warm-up plus duration stays under this.
 const MAX_CONDITIONAL_SECONDS = 55
 
 module.exports = { TARGETS, targetsIn, theTargetIn, MAX_CONDITIONAL_SECONDS }

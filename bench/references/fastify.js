@@ -1,9 +1,7 @@
 'use strict'
 
-// The peer a user might pick instead: fastify 5 serving the same resource
-// the usual way, with a response schema (fast-json-stringify under the hood)
-// and @fastify/etag, which hashes every body it sends.
-// `node bench/references/fastify` starts it.
+// The peer a user might pick instead: fastify 5 with a response schema and @fastify/etag, which
+// hashes every body it sends. `node bench/references/fastify` starts it.
 
 const http = require('node:http')
 const Fastify = require('fastify')
@@ -16,8 +14,7 @@ const { SEED_PATH, SEED_SCHEMA, CACHE_CONTROL, seedBody } = require('../../core/
 const seedSchema = { response: { 200: SEED_SCHEMA } }
 
 async function createServer ({ source = createContentSource(), timestamp = createMinuteClock() } = {}) {
-  // serverFactory hands back the http.Server, so the shared launcher can
-  // listen and close it like any other target.
+  // serverFactory hands back the http.Server, for the shared launcher to listen on and close.
   let server
   const app = Fastify({ serverFactory: (handler) => { server = http.createServer(handler); return server } })
   await app.register(fastifyEtag)

@@ -1,8 +1,7 @@
 'use strict'
 
-// The ceiling: plain node:http serving what fixed serves, from the same
-// content source, with the same cached representation, minus restify.
-// `node bench/references/node-http` starts it.
+// The ceiling: plain node:http serving what fixed serves, from the same content source and cached
+// representation, minus restify. `node bench/references/node-http` starts it.
 
 const http = require('node:http')
 const { createContentSource } = require('../../core/content')

@@ -1,12 +1,6 @@
 'use strict'
 
-// The ceiling a restify server can reach: one bare restify route sending
-// the very bytes and headers fixed sends, built once from the first
-// request's content and minute and then sent as they are, with no content
-// source asked and no ETag logic per request. Beside node-http (fixed's
-// bytes minus restify), it splits fixed's distance to plain node:http into
-// restify's own work per request (node-http to here) and fixed's (here to
-// fixed). `node bench/references/restify` starts it.
+// `node bench/references/restify`: restify's ceiling, one bare route sending fixed's bytes (docs/benchmark.md).
 
 const restify = require('restify')
 const { createContentSource } = require('../../core/content')
@@ -28,9 +22,7 @@ function createServer ({ source = createContentSource(), timestamp = createMinut
   }
 
   server.get(SEED_PATH, (req, res, next) => {
-    // Answered one setImmediate later, as fixed and node-http answer (their
-    // content source calls back there): answering in the same tick cost
-    // more CPU per request than fixed itself, which would split nothing.
+    // One setImmediate later, as fixed and node-http answer: their content source calls back there.
     if (representation !== null) return setImmediate(send, res, next)
     source.fetchContent(req.url, (err, content, version) => {
       if (err) return next(err)

@@ -1,9 +1,8 @@
 'use strict'
 
-// `npm run report -- RUN.json [--html FILE]`: the HTML page of a stored
-// `--json` result of the benchmark, as the run itself writes it
-// (bench/print/html/page.js). "Report" means this page, and only it.
-// Exit codes: 0 written, 1 it could not be, 2 bad arguments or not a result.
+// `npm run report -- RUN.json [--html FILE]`: the HTML page of a stored `--json` result of
+// the benchmark, as the run itself writes it (bench/print/html/page.js). "Report" means this
+// page, and only it.
 
 const fs = require('node:fs')
 const { runAsProcess, parseCommandLine, UsageError } = require('../../tooling/command')
@@ -30,8 +29,6 @@ async function main (argv, { stdout }) {
   return 0
 }
 
-// A stored --json result of the benchmark: a protocol, runs, summaries
-// and ratios.
 function readResult (file) {
   return readJson(file, {
     isWanted: (parsed) => Boolean(parsed && parsed.protocol && Array.isArray(parsed.runs) && Array.isArray(parsed.summaries) && Array.isArray(parsed.ratios)),

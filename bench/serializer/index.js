@@ -1,12 +1,8 @@
 'use strict'
 
 // `npm run bench:serializer -- [--rounds N] [--batch-ms MS] [--json FILE]`:
-// how long JSON.stringify, fast-json-stringify (fixed's, from the body's
-// schema) and the directly built string take to serialize fixed's body and
-// a small one, on the Node this runs on. The bodies and serializers are
-// contenders.js's, the measuring rounds.js's, the verdict verdict.js's, the
-// printing print.js's. Exit codes: 0 measured, 1 the serializers disagree
-// or the run failed, 2 bad options.
+// times JSON.stringify, fast-json-stringify and a directly built string on
+// fixed's body and a small one (contenders.js, rounds.js, verdict.js).
 
 const { runAsProcess, parseCommandLine, numberOption } = require('../../tooling/command')
 const { writeJson } = require('../../tooling/json-file')
@@ -83,7 +79,6 @@ async function main (argv, { stdout }) {
   return 0
 }
 
-// The --json result: the versions and CPU first, then per body the figures.
 function resultOf ({ machine, v8, versions, protocol, judged }) {
   return {
     node: machine.node,
@@ -94,8 +89,7 @@ function resultOf ({ machine, v8, versions, protocol, judged }) {
     protocol,
     bodies: Object.fromEntries(judged.map(({ id, label, bytes, iterations, ns, ratios, verdict }) => {
       const byName = Object.fromEntries(ratios.map(({ of, over, median, min, max, rounds }) => [`${of} / ${over}`, { median, min, max, rounds }]))
-      // `ratio`: the one the verdict reads, where a reader of the file
-      // (npm run figures) finds it without naming the serializers.
+      // `ratio` is the verdict's, for npm run figures to read without naming the serializers.
       return [id, { label, bytes, iterations, ns, ratio: byName[`${REFERENCE} / ${CONTENDER}`], ratios: byName, verdict }]
     }))
   }

@@ -7,7 +7,6 @@ const { describeLoad } = require('../print/machine')
 const { textTable } = require('../print/table')
 const { decimal } = require('../print/numbers')
 
-/** The Node and V8 the figures belong to, the serializer's version, the CPU. */
 function renderSetting ({ machine, v8, versions }) {
   const usable = machine.usableCores < machine.cores ? `, ${machine.usableCores} of them usable by this process` : ''
   const load = describeLoad(machine)

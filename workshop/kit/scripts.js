@@ -1,12 +1,8 @@
 'use strict'
 
-// What a participant runs from the kit, written with the kit's versions in:
-// install.sh (Linux, macOS: sh, bash or zsh) and install.cmd (Windows: cmd
-// or PowerShell), each a line per step, the PATH line to paste last; and the
-// kit's README.md. Each installs the same way: git clones the bundle, tar
-// unpacks Node and npm into the clone's .cache/ (git ignores it, as it does
-// .ci/run's Node), and npm ci installs from the kit's cache with --offline,
-// so nothing reaches for the network.
+// What a participant runs from the kit, with its versions written in: install.sh (sh, bash, zsh), install.cmd
+// (cmd, PowerShell) and the kit's README.md. Each clones the bundle, unpacks Node and npm into the clone's
+// .cache/ (git ignores it) and runs `npm ci --offline` from the kit's cache, so nothing reaches for the network.
 
 const MIB = 2 ** 20
 

@@ -12,10 +12,6 @@ const { readme } = require('./etag')
 const title = 'Level 3: If-None-Match answered with 304 (RFC 9110, checked with curl)'
 const usage = ['conditional GET: the RFC 9110 steps of check:curl, with curl']
 
-/**
- * Level 3: conditional GET, the checker's RFC 9110 steps with the real
- * curl. Resolves to { checks }.
- */
 async function checkConditional (server) {
   try {
     const { steps } = await checkConditionalGet(server.url)

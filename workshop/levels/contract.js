@@ -12,12 +12,8 @@ const usage = [
   'GET /seed/v1 answers 200 JSON {data, url, ts} with Cache-Control;',
   'another path 404, another method 405'
 ]
-// Where its hints send the participant: a heading of the README.
 const readme = 'README, "The workshop in steps"'
 
-/**
- * The contract every variant keeps. Resolves to { checks }.
- */
 async function checkContract ({ url, origin }) {
   const checks = []
   const res = await get(url)
@@ -55,8 +51,7 @@ async function checkContract ({ url, origin }) {
   return { checks }
 }
 
-// What is wrong with the body's shape: [] when it is {data, url, ts} as
-// the contract has it.
+// What is wrong with the body's shape: [] when it is {data, url, ts} as the contract has it.
 function shapeProblems (text) {
   let body = null
   try {

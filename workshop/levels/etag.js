@@ -1,8 +1,7 @@
 'use strict'
 
-// verify's level 2: the ETag belongs to the body it comes with. The server
-// is one tooling/target-process.js started (its probe answers
-// replace-content).
+// verify's level 2: the ETag belongs to the body it comes with. Three GETs, new content (through the probe of
+// tooling/target-process.js), three more: the same bytes the same tag, new bytes a new one from their first response.
 
 const { SEED_PATH } = require('../../core/seed-contract')
 const { ENTITY_TAG } = require('../../check/conditional-get')
@@ -14,18 +13,11 @@ const usage = [
   'the ETag: a valid entity-tag, the same for the same bytes, new',
   'with new bytes from their first response on (not one behind)'
 ]
-// Where its hints send the participant: a heading of the README.
 const readme = 'README, "7. An ETag that belongs to its body, and 304"'
 
 // The new content: any seed other than the server's own.
 const NEW_CONTENT_SEED = 'verify: new content'
 
-/**
- * Level 2: the ETag. Three GETs, new content (for a server launch()
- * started), three more: every 200 carries a valid entity-tag, the same bytes
- * the same tag, and new bytes a new tag from their first response on.
- * Resolves to { checks }.
- */
 async function checkEtag (server) {
   const responses = []
   const fetchThree = async () => {
@@ -38,7 +30,6 @@ async function checkEtag (server) {
   return { checks: [...tagChecks(responses, sent), ...bodyChecks(responses, sent)] }
 }
 
-// Is there a tag on every response, and is it an entity-tag?
 function tagChecks (responses, sent) {
   const tags = responses.map((res) => res.headers.etag)
   const untagged = tags.map((tag, i) => tag === undefined ? i + 1 : null).filter(Boolean)
@@ -58,8 +49,6 @@ function tagChecks (responses, sent) {
   }]
 }
 
-// Does the tag follow the bytes: the same bytes the same tag, new bytes a
-// new one from their first response on?
 function bodyChecks (responses, sent) {
   const listing = responses.map((res, i) => `${i + 1}: ${abbreviate(res.headers.etag ?? '(none)')}`).join(', ')
   const groups = groupByBody(responses)
@@ -93,8 +82,7 @@ function bodyChecks (responses, sent) {
   return checks
 }
 
-// Responses grouped by their bytes (the minute clock may move too), each
-// group { body, first (its first response, from 1), tags }.
+// Responses grouped by their bytes (the minute clock may change them too): { body, first (from 1), tags }.
 function groupByBody (responses) {
   const groups = []
   responses.forEach((res, i) => {

@@ -1,11 +1,9 @@
 'use strict'
 
-// The HTTP the levels speak to a participant's server: plain node:http, so
-// that what verify sees is what any client sees.
+// The HTTP the levels speak: plain node:http, so that what verify sees is what any client sees.
 
 const http = require('node:http')
 
-// One request; resolves to { status, headers, body } with the body a string.
 function get (url, { method = 'GET', agent = false } = {}) {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, agent }, (res) => {
@@ -18,8 +16,7 @@ function get (url, { method = 'GET', agent = false } = {}) {
   })
 }
 
-// `count` requests, `concurrency` at a time, over `agent`. Resolves when all
-// are answered; rejects on a connection error.
+// `count` requests, `concurrency` at a time over `agent`; rejects on a connection error.
 async function sendRequests (url, count, { agent, concurrency }) {
   let started = 0
   async function client () {

@@ -1,11 +1,7 @@
 'use strict'
 
-// verify's levels, in the order a participant climbs them, a file each:
-// each says what it checks (its title, its lines in verify's help, the
-// README heading its hints send to) and checks it, resolving to { checks,
-// leaking? } where each check is { name, pass (true, false, or null when it
-// could not be checked), sent, seen, hint }. verify runs them in this order
-// and builds its help from them: a new level is a file and a row here.
+// verify's levels in climbing order, a file each with title, usage, readme and check(server), which resolves
+// to { checks: [{ name, pass (true, false, null: not checkable), sent, seen, hint }], leaking? }.
 
 const LEVELS = [
   require('./contract'),
@@ -14,16 +10,12 @@ const LEVELS = [
   require('./conditional')
 ]
 
-// Each level's heading in the README, by its name: test/docs/docs.test.js holds
-// the README to them.
 const README = Object.fromEntries(LEVELS.map((level, index) => [levelName(index), level.readme]))
 
-// What verify's help and summary line call a level: contract, level 1, ...
 function levelName (index) {
   return index === 0 ? 'contract' : `level ${index}`
 }
 
-// verify's help for the levels: each level's name, then its lines.
 function describeLevels () {
   return LEVELS.map(({ usage }, index) => `  ${levelName(index).padEnd(8)}  ${usage.join('\n' + ' '.repeat(12))}`).join('\n')
 }

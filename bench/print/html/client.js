@@ -2,10 +2,8 @@
 /* eslint new-cap: ["error", { "newIsCapExceptions": ["uPlot"] }] */
 'use strict'
 
-// Runs in the report page (page.js inlines it after uPlot): draws the
-// charts from the run's figures in <script id="run">. Each target keeps its
-// colour on every chart; colours are Okabe and Ito's, told apart with the
-// common kinds of colour blindness.
+// Runs in the report page (page.js inlines it after uPlot): draws the charts from <script id="run">.
+// Each target keeps its colour on every chart; Okabe and Ito's colours survive common colour blindness.
 
 const PALETTE = ['#E69F00', '#56B4E9', '#009E73', '#D55E00', '#0072B2', '#CC79A7', '#F0E442', '#999999', '#8C564B', '#17BECF', '#7F7F7F', '#BCBD22']
 const run = JSON.parse(document.getElementById('run').textContent)
@@ -22,9 +20,7 @@ function width (element) {
   return Math.max(320, element.clientWidth || 900)
 }
 
-// A y axis over `y`, a logarithmic axis as page.js laid it out (log-axis.js:
-// its range, its ticks, the floor where its zeros are drawn), or null for
-// a linear one: uPlot's own scale and ticks.
+// `y` is a logarithmic axis page.js laid out (log-axis.js), or null for uPlot's linear one.
 function yScale (y) {
   return y ? { distr: 3, range: y.range } : {}
 }
@@ -35,7 +31,7 @@ function yAxis (label, y) {
   return axis(label, { size: 80, splits: () => y.ticks.map(([at]) => at), filter: (u, splits) => splits, values: (u, splits) => splits.map((at) => labels.get(at) ?? '') })
 }
 
-// A series' value in the legend: what it stands for at the floor.
+// At the floor, the legend says what a zero stands for.
 function legendValue (y) {
   return (u, value) => value === null || value === undefined ? '—' : y && value === y.floor ? y.zeroLabel : value.toLocaleString('en-US', { maximumFractionDigits: 2 })
 }
@@ -53,7 +49,6 @@ function throughputChart () {
   }, [x, ...run.targets.map((t) => series[t])], element)
 }
 
-// A vertical line at 0, where the measured window begins.
 function markMeasuredStart () {
   return {
     hooks: {
@@ -91,9 +86,8 @@ function leakChart () {
   }, data, element)
 }
 
-// A chart with a place per target (x is the target's index, a point
-// beside it at a fraction), its logarithmic axis `y`. `series` are [{
-// label, style, values }], each `values` one per x (null: none).
+// A place per target: x is the target's index, a point beside it at a fraction.
+// `series` are [{ label, style, values }], one value (or null) per x.
 function perTargetChart (id, yLabel, y, x, series) {
   const element = document.getElementById(`chart-${id}`)
   const { labels } = run.perTarget
@@ -114,8 +108,7 @@ function perTargetChart (id, yLabel, y, x, series) {
 }
 
 function cpuChart () {
-  // One series per target, each with a value at its own place only, so
-  // each bar has its target's colour.
+  // One series per target, valued at its own place only, so each bar takes its target's colour.
   const bars = uPlot.paths.bars({ size: [0.6, 90] })
   const { targets } = run.perTarget
   const { values, y } = run.cpu
@@ -126,8 +119,7 @@ function cpuChart () {
   })))
 }
 
-// The percentiles are told apart by colour and by place (page.js sets them
-// side by side), so one size of dot for all.
+// Colour and place (page.js sets them side by side) tell percentiles apart, so dots share a size.
 const PERCENTILE_COLOURS = { p50: '#0072B2', 'p97.5': '#E69F00', p99: '#D55E00' }
 
 function latencyChart () {
@@ -143,5 +135,5 @@ const charts = [throughputChart(), leakChart(), cpuChart(), latencyChart()].filt
 window.addEventListener('resize', () => {
   for (const chart of charts) chart.setSize({ width: width(chart.root.parentElement), height: chart.height })
 })
-// What the page drew, for anyone (a test, a reader of the console) asking.
+// For a test, or a reader of the console.
 window.reportCharts = charts

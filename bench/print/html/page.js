@@ -1,17 +1,9 @@
 'use strict'
 
-// A benchmark run as one self-contained HTML page, for a projector, a CI
-// artifact or a browser with no network: the figures in plain tables (what
-// prints, and what a screen reader reads), and the charts drawn over them by
-// uPlot from the run's own JSON. Everything is inline: uPlot's script and
-// style, the page's drawing code (client.js) and the run; the page loads
-// nothing.
-//
-// uPlot, not a hand-written SVG layer: 50 KB minified, canvas, and made for
-// time series of tens of thousands of points, where Chart.js (about 200 KB)
-// needs decimation and ECharts (about 1 MB) would triple the page. Its
-// charts are canvases, so each one has a label saying what it shows and the
-// same figures in the table under it.
+// A benchmark run as one self-contained HTML page, for a projector, a CI artifact or a browser
+// with no network: uPlot, client.js and the run are inline, and the page loads nothing. uPlot is
+// small and made for long time series; its charts are canvases, which a screen reader cannot
+// read, so each has a label and the same figures in a plain table under it.
 
 const fs = require('node:fs')
 const path = require('node:path')
@@ -25,21 +17,17 @@ const { logAxis, drawnAt } = require('./log-axis')
 
 const UPLOT_DIR = path.dirname(require.resolve('uplot/dist/uPlot.iife.min.js'))
 
-// The latency chart's series, and each one's offset from its target's
-// position: side by side, so that equal percentiles (p97.5 = p99 = 0 ms on
-// a fast machine) are all seen, not one dot drawn over the others.
+// The latency chart's series, offset side by side from the target's place so that equal
+// percentiles (p97.5 = p99) all show, not one dot drawn over the others.
 const PERCENTILES = [
   { label: 'p50', key: 'latencyP50', offset: -0.22 },
   { label: 'p97.5', key: 'latencyP975', offset: 0 },
   { label: 'p99', key: 'latencyP99', offset: 0.22 }
 ]
-// What a latency of 0 is: autocannon counts whole milliseconds, so a
-// response within one reads 0.
+// autocannon counts whole milliseconds, so a response within one reads 0.
 const UNDER_A_MILLISECOND = '< 1 ms'
 
-/**
- * The page for `results` (a bench --json result). Returns the HTML text.
- */
+// The page's HTML text for `results`, a bench --json result.
 function renderHtml (results) {
   const title = `Benchmark, mode ${results.mode}: ${results.protocol.targets.join(', ')}`
   const inline = (file) => fs.readFileSync(file, 'utf8')
@@ -75,14 +63,8 @@ ${protocolList(results)}
   })
 }
 
-/**
- * What the charts draw, computed here so the browser only plots, every
- * figure at a place its chart has: { targets, perSecond: { x, series: {
- * target: [...] }, y }, leak: [{ target, points: [[served, rps]] }],
- * perTarget: { targets, labels }, cpu: { values, y }, latency: { x,
- * series: [{ label, values }], y } }. A `y` is a logarithmic axis
- * (log-axis.js, where a 0 is drawn at its floor), or null for a linear one.
- */
+// What the charts draw, computed here so the browser only plots. Each `y` is a logarithmic
+// axis (log-axis.js, a 0 drawn at its floor), or null for a linear one.
 function chartData (results) {
   const targets = results.protocol.targets
   return { targets, perSecond: perSecondDrawn(results), leak: leakSeries(results), ...perTargetDrawn(results.summaries) }
@@ -93,9 +75,8 @@ function medianRounds (results) {
   return Object.fromEntries(results.protocol.targets.map((target) => [target, medianRound(results.runs.filter((r) => r.target === target))]))
 }
 
-// Every target's responses in each second of its median round, on one x
-// axis: its warm-up left of 0, its measured window from 0; null where it
-// has no such second.
+// Every target's responses per second of its median round on one x axis: warm-up left of 0,
+// measured window from 0, null where it has no such second.
 function secondBySecond (results) {
   const targets = results.protocol.targets
   const rounds = medianRounds(results)
@@ -114,8 +95,7 @@ function secondBySecond (results) {
   return { x, series }
 }
 
-// The throughput chart: logarithmic when the targets are far apart, a
-// second without a response then at the axis's floor.
+// Logarithmic when the targets are far apart.
 function perSecondDrawn (results) {
   const { x, series } = secondBySecond(results)
   const all = Object.values(series).flat()
@@ -129,9 +109,8 @@ function spreadsWide (values) {
   return positives.length > 1 && Math.max(...positives) / Math.min(...positives) > 20
 }
 
-// The charts with a place per target (x is the target's index): the CPU
-// bars, one series per target, and the latencies, a series per percentile
-// with each target's point at its index and the percentile's offset.
+// A place per target (x is its index): the CPU bars, and a latency series per percentile with
+// each target's point at its index plus the percentile's offset.
 function perTargetDrawn (summaries) {
   const labels = summaries.map((s) => answered(s) ? s.target : `${s.target}\n(no responses)`)
   const cpuFigures = summaries.map((s) => s.cpuMicrosPerRequest)
@@ -156,7 +135,6 @@ function answered (summary) {
   return summary.responses !== 0
 }
 
-// The leaking targets' points, each of its median round's seconds.
 function leakSeries (results) {
   const rounds = medianRounds(results)
   return leakingTargets(results).map((target) => ({ target, points: leakPoints(rounds[target]) }))
@@ -204,14 +182,11 @@ function leakTable (results) {
   return table('Requests served so far (its listeners) and responses in that second.', '<tr><th scope="col">target</th><th scope="col">served</th><th scope="col">req/s</th></tr>', rows)
 }
 
-// The medians of the figures `keys` (rows of bench/protocol/metrics.js),
-// titled and written as the terminal's table writes them.
+// `keys` are rows of bench/protocol/metrics.js, written as the terminal's table writes them.
 function summaryTable (results, keys) {
   return medianTable(results, keys.map(figureColumn), 'Medians over the rounds.')
 }
 
-// The latencies' medians, saying what the chart says: < 1 where autocannon
-// read 0, n/a for a target that served no response.
 function latencyTable (results) {
   const columns = PERCENTILES.map(({ key }) => {
     const { title, value } = figureColumn(key)
@@ -276,5 +251,4 @@ function table (caption, head, rows, extraClass = '') {
   return `<div class="figures ${extraClass}"><table><caption>${escapeHtml(caption)}</caption><thead>${head}</thead><tbody>${rows.join('\n')}</tbody></table></div>`
 }
 
-// JSON inside <script>: nothing in it may close the element.
 module.exports = { renderHtml, chartData }
