@@ -8,8 +8,8 @@ const path = require('node:path')
 const { targetsIn } = require('../tooling/targets')
 const { scripts } = require('../package.json')
 
-const STEPS = targetsIn('steps')
-const [FIRST_STEP, , LAST_STEP] = STEPS
+const CASE_STUDY = targetsIn('caseStudy')
+const [AS_IT_WAS, , FINISHED] = CASE_STUDY
 // diagnose/event-loop.js's DOCTOR_RULE, written again: no tool imports another's command.
 const DOCTOR_RULE = "Doctor's rule, which moves with the machine's speed"
 
@@ -37,30 +37,30 @@ const SOURCES = {
   }])),
   instructions: {
     what: "the case study's steps counted in instructions (valgrind), slow at its 232nd listener",
-    argv: ['bench', '--mode', 'ci', '--meter', 'instructions', '--targets', STEPS.join(','), '--warmup-requests', '231',
+    argv: ['bench', '--mode', 'ci', '--meter', 'instructions', '--targets', CASE_STUDY.join(','), '--warmup-requests', '231',
       '--requests', '40', '--connections', '20', '--rounds', '1', '--no-html', '--json', 'FILE'],
     conditions: ['quiet'],
     read: ({ json }) => {
-      const [slow, fast, fixed] = STEPS.map((target) => Math.min(...json.instructions.counts[target].windows))
+      const [slow, fast, fixed] = CASE_STUDY.map((target) => Math.min(...json.instructions.counts[target].windows))
       return { 'instructions.slow-fast': slow / fast, 'instructions.fast-fixed': fast / fixed }
     }
   },
-  doctor: npmRun('doctor', 'doctor', FIRST_STEP, (stdout) => ({
-    'doctor.slow': lastLineStarting(stdout, `Doctor: ${FIRST_STEP}: `)
+  doctor: npmRun('doctor', 'doctor', AS_IT_WAS, (stdout) => ({
+    'doctor.slow': lastLineStarting(stdout, `Doctor: ${AS_IT_WAS}: `)
   })),
-  'doctor-fixed': npmRun('doctor-fixed', 'doctor', LAST_STEP, (stdout) => ({
-    'doctor-fixed.verdict': verdictOf(lastLineStarting(stdout, `Doctor: ${LAST_STEP}: `))
+  'doctor-fixed': npmRun('doctor-fixed', 'doctor', FINISHED, (stdout) => ({
+    'doctor-fixed.verdict': verdictOf(lastLineStarting(stdout, `Doctor: ${FINISHED}: `))
   })),
-  'event-loop': npmRun('event-loop', 'event-loop', FIRST_STEP, (stdout) => ({
-    'event-loop.slow': verdictOf(lastLineStarting(stdout, `event-loop: ${FIRST_STEP}: `)),
-    'event-loop.slow-max': maxDelay(lastLineStarting(stdout, `event-loop: ${DOCTOR_RULE}: ${FIRST_STEP}: `))
+  'event-loop': npmRun('event-loop', 'event-loop', AS_IT_WAS, (stdout) => ({
+    'event-loop.slow': verdictOf(lastLineStarting(stdout, `event-loop: ${AS_IT_WAS}: `)),
+    'event-loop.slow-max': maxDelay(lastLineStarting(stdout, `event-loop: ${DOCTOR_RULE}: ${AS_IT_WAS}: `))
   })),
-  'event-loop-fixed': npmRun('event-loop-fixed', 'event-loop', LAST_STEP, (stdout) => ({
-    'event-loop-fixed.verdict': verdictOf(lastLineStarting(stdout, `event-loop: ${LAST_STEP}: `)),
-    'event-loop-fixed.max': maxDelay(lastLineStarting(stdout, `event-loop: ${DOCTOR_RULE}: ${LAST_STEP}: `))
+  'event-loop-fixed': npmRun('event-loop-fixed', 'event-loop', FINISHED, (stdout) => ({
+    'event-loop-fixed.verdict': verdictOf(lastLineStarting(stdout, `event-loop: ${FINISHED}: `)),
+    'event-loop-fixed.max': maxDelay(lastLineStarting(stdout, `event-loop: ${DOCTOR_RULE}: ${FINISHED}: `))
   })),
-  flame: npmRun('flame', 'flame', FIRST_STEP, (stdout) => ({ 'flame.slow-top': topFrameShare(stdout, 'slow/etag.js:25') })),
-  profile: npmRun('profile', 'profile', FIRST_STEP, (stdout) => ({ 'profile.slow-top': topFrameShare(stdout, 'slow/etag.js:25') })),
+  flame: npmRun('flame', 'flame', AS_IT_WAS, (stdout) => ({ 'flame.slow-top': topFrameShare(stdout, 'slow/etag.js:25') })),
+  profile: npmRun('profile', 'profile', AS_IT_WAS, (stdout) => ({ 'profile.slow-top': topFrameShare(stdout, 'slow/etag.js:25') })),
   serializer: {
     what: 'npm run bench:serializer: fast-json-stringify beside JSON.stringify',
     argv: [path.join('bench', 'serializer'), '--json', 'FILE'],
