@@ -18,7 +18,7 @@ const text = require('./print/text')
 const { renderMarkdown } = require('./print/markdown')
 const { toBencherMetricFormat, toGithubBenchmark } = require('./print/ci-formats')
 const { renderHtml } = require('./print/html/page')
-const { terminalProgress, countOnProgress } = require('./print/progress')
+const { terminalProgress, countingOnProgress } = require('./print/progress')
 
 const CANNOT_JUDGE_HERE = 3
 
@@ -68,18 +68,12 @@ async function main (argv, { stdout, stderr }) {
 }
 
 async function measureRounds ({ protocol, targets, cpuTax }, { machine, stdout, stderr, width }) {
-  const progress = terminalProgress(stderr)
-  const step = countOnProgress(progress, protocol.rounds * protocol.targets.length, 'runs')
-  try {
-    return await runComparison(protocol, {
-      targets,
-      cpuTax,
-      machine,
-      onRun: (run) => step(() => stdout.write(renderRoundLine(run, protocol, width)))
-    })
-  } finally {
-    progress.end()
-  }
+  return countingOnProgress(terminalProgress(stderr), protocol.rounds * protocol.targets.length, 'runs', (step) => runComparison(protocol, {
+    targets,
+    cpuTax,
+    machine,
+    onRun: (run) => step(() => stdout.write(renderRoundLine(run, protocol, width)))
+  }))
 }
 
 // What the meter counts beside the rounds: the run's counted targets from this tree, taxed as asked,

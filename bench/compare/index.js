@@ -18,7 +18,7 @@ const { parseMeter, METERS: { instructions: INSTRUCTION_METER } } = require('../
 const { describeMachineAtStart, describeVersions } = require('../measure/machine')
 const { MAX_SIGN_FLIP_ROUNDS } = require('../judge/stats')
 const { renderMachine } = require('../print/machine')
-const { terminalProgress, countOnProgress } = require('../print/progress')
+const { terminalProgress, countingOnProgress } = require('../print/progress')
 const { resolveBase, checkOutBase } = require('./base-tree')
 const { runPairs } = require('./paired-run')
 const { judgePairs } = require('./verdict')
@@ -207,21 +207,18 @@ async function compareTrees (options, meter, { base, head, trees, print, stderr 
 
 // A base that does not start is bad input (exit 2), not a regression.
 async function runBothSides ({ protocol, definitions, cpuTax }, { trees, print, progress, width }) {
-  const step = countOnProgress(progress, protocol.rounds * protocol.targets.length, 'pairs')
   try {
-    return await runPairs(protocol, {
+    return await countingOnProgress(progress, protocol.rounds * protocol.targets.length, 'pairs', (step) => runPairs(protocol, {
       definitions,
       trees,
       cpuTax,
       onRound: (pair) => step(() => print(`  round ${pair.round}/${protocol.rounds}  ${pair.target.padEnd(width)}  CPU µs/req ` +
         `base ${pair.base.cpuMicrosPerRequest.toFixed(2).padStart(8)}  head ${pair.head.cpuMicrosPerRequest.toFixed(2).padStart(8)}  ` +
         `(${signedPercent(pair.head.cpuMicrosPerRequest / pair.base.cpuMicrosPerRequest - 1)}, ${pair.first} first)`))
-    })
+    }))
   } catch (err) {
     if (err.side === 'base') throw new UsageError(err.message)
     throw err
-  } finally {
-    progress.end()
   }
 }
 

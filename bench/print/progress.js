@@ -43,15 +43,21 @@ function terminalProgress (stream, { env = process.env, tickMs = TICK_MS, now = 
   }
 }
 
-function countOnProgress (progress, total, what) {
+// `measure(step)` with `progress` counting to `total`: step(write) erases the line, writes, counts one;
+// the line is erased when the measuring ends, however it ends.
+async function countingOnProgress (progress, total, what, measure) {
   let done = 0
   const show = () => progress.show(`  ${done} of ${total} ${what} measured`)
   show()
-  return (write) => {
-    progress.clear()
-    write()
-    done++
-    show()
+  try {
+    return await measure((write) => {
+      progress.clear()
+      write()
+      done++
+      show()
+    })
+  } finally {
+    progress.end()
   }
 }
 
@@ -60,4 +66,4 @@ function fit (line, columns) {
   return columns > 1 && line.length >= columns ? line.slice(0, columns - 1) : line
 }
 
-module.exports = { terminalProgress, countOnProgress, NO_PROGRESS }
+module.exports = { terminalProgress, countingOnProgress, NO_PROGRESS }

@@ -7,7 +7,7 @@
 // commands print there is what they printed before.
 
 const t = require('tap')
-const { terminalProgress, countOnProgress, NO_PROGRESS } = require('../../bench/print/progress')
+const { terminalProgress, countingOnProgress, NO_PROGRESS } = require('../../bench/print/progress')
 
 const CLEAR_LINE = '\r\x1b[K'
 const TICK_MS = 20
@@ -99,9 +99,15 @@ t.test('a count on the line: each step erases it, prints the command\'s line, an
     clear: () => events.push('clear'),
     end: () => events.push('end')
   }
-  const step = countOnProgress(progress, 3, 'runs')
-  step(() => events.push('line 1'))
-  step(() => events.push('line 2'))
+  const measured = await countingOnProgress(progress, 3, 'runs', async (step) => {
+    step(() => events.push('line 1'))
+    step(() => events.push('line 2'))
+    return 'the result'
+  })
+  t.equal(measured, 'the result')
   t.same(shown, ['  0 of 3 runs measured', '  1 of 3 runs measured', '  2 of 3 runs measured'], 'from 0, one more a step')
   t.same(events.slice(1, 4), ['clear', 'line 1', 'show   1 of 3 runs measured'], 'erased before the command\'s line, drawn after it')
+  t.equal(events.at(-1), 'end', 'erased when the measuring ends')
+  await t.rejects(countingOnProgress(progress, 3, 'runs', async () => { throw new Error('a server did not start') }), /did not start/)
+  t.equal(events.at(-1), 'end', 'erased when it fails, too')
 })
