@@ -1,17 +1,17 @@
 'use strict'
 
 // Conditional GET as RFC 9110 defines it, checked with the real curl against any server: every expectation comes
-// from the RFC and the server's own first 200. steps.js has the steps, rules.js the rules; this file runs them in order.
+// from the RFC and the server's own first 200. checks.js has the checks, rules.js the rules; this file runs them in order.
 
 const { randomBytes } = require('node:crypto')
 const { curlRequest, CannotCheckError } = require('./curl')
 const { RULES, ENTITY_TAG } = require('./rules')
-const { STEPS, describe } = require('./steps')
+const { CHECKS, describe } = require('./checks')
 
 // A date this much before Last-Modified: no server's rounding or clock skew makes If-Modified-Since alone answer 304.
 const OLDER_BY_MS = 24 * 3600 * 1000
 
-// Resolves to { url, etag, missingUrl (should answer 404), steps: [{ name, outcome: pass | fail | skip, sent,
+// Resolves to { url, etag, missingUrl (should answer 404), checks: [{ name, outcome: pass | fail | skip, sent,
 // received, broken, note }] }; rejects with CannotCheckError when curl, the server or a tagged 200 is missing.
 async function checkConditionalGet (url, { curl, missingUrl = siblingUrl(url) } = {}) {
   const send = ({ method = 'GET', headers = {}, at = url } = {}) => curlRequest(at, { method, headers, curl })
@@ -20,9 +20,9 @@ async function checkConditionalGet (url, { curl, missingUrl = siblingUrl(url) } 
   const lastModified = first.headers['last-modified']
   const olderDate = lastModified ? dateBefore(lastModified) : null
   const context = { url, missingUrl, first, note, etag, lastModified, mismatch: mismatchingTag(etag), olderDate }
-  const steps = []
-  for (const step of STEPS) steps.push(await runStep(step, context, send))
-  return { url, etag, missingUrl, steps }
+  const checks = []
+  for (const check of CHECKS) checks.push(await runCheck(check, context, send))
+  return { url, etag, missingUrl, checks }
 }
 
 async function firstTaggedResponse (url, send) {
@@ -39,19 +39,19 @@ async function firstTaggedResponse (url, send) {
   return { first, note }
 }
 
-async function runStep (step, context, send) {
-  const probed = step.probe ? await send(step.probe(context)) : null
-  const why = step.unless?.(context, probed)
-  if (why) return { name: step.name, outcome: 'skip', sent: '', received: '', broken: [], note: why }
-  const request = step.sends?.(context)
+async function runCheck (check, context, send) {
+  const probed = check.probe ? await send(check.probe(context)) : null
+  const why = check.unless?.(context, probed)
+  if (why) return { name: check.name, outcome: 'skip', sent: '', received: '', broken: [], note: why }
+  const request = check.sends?.(context)
   const response = request ? await send(request) : context.first
-  const broken = step.expect(response, context, probed)
-  const note = step.note?.(context)
+  const broken = check.expect(response, context, probed)
+  const note = check.note?.(context)
   return {
-    name: step.name,
+    name: check.name,
     outcome: broken.length === 0 ? 'pass' : 'fail',
     sent: request ? describeRequest(request) : 'GET',
-    received: step.received ? step.received(context) : describe(response),
+    received: check.received ? check.received(context) : describe(response),
     broken,
     ...(note ? { note } : {})
   }
@@ -79,4 +79,4 @@ function mismatchingTag (etag) {
   return tag
 }
 
-module.exports = { checkConditionalGet, STEPS, RULES, ENTITY_TAG, CannotCheckError }
+module.exports = { checkConditionalGet, CHECKS, RULES, ENTITY_TAG, CannotCheckError }

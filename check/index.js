@@ -1,8 +1,8 @@
 'use strict'
 
 // `npm run check:curl -- [--json] [--missing-url URL] [URL]`: conditional GET checked with the real curl, a PASS,
-// FAIL or SKIP line per step; without a URL, against a `node fixed` started for the run. Exit codes: 0 nothing
-// failed, 1 a step failed, 2 bad arguments, curl missing, the server unreachable or no 200 with an ETag.
+// FAIL or SKIP line per check; without a URL, against a `node fixed` started for the run. Exit codes: 0 nothing
+// failed, 1 a check failed, 2 bad arguments, curl missing, the server unreachable or no 200 with an ETag.
 
 const { checkConditionalGet, CannotCheckError } = require('./conditional-get')
 const { spawnServer } = require('../tooling/spawn-server')
@@ -15,10 +15,10 @@ run) with the real curl, by the rules of RFC 9110: If-None-Match with the
 server's own tag, in its other strength, in a list, *, and a tag that does
 not match; * on a missing resource; the fields a 304 must carry; HEAD;
 If-Modified-Since, and If-None-Match's precedence over it both ways, when
-the server sends Last-Modified. --json prints the steps as JSON instead.
---missing-url names a URL the server answers 404, for the * step (by
+the server sends Last-Modified. --json prints the checks as JSON instead.
+--missing-url names a URL the server answers 404, for the * check (by
 default one beside URL with a random name).
-Exit codes: 0 nothing failed, 1 a step failed, 2 nothing could be checked.
+Exit codes: 0 nothing failed, 1 a check failed, 2 nothing could be checked.
 `
 
 async function main (argv, { stdout, stderr }) {
@@ -27,20 +27,20 @@ async function main (argv, { stdout, stderr }) {
   try {
     server = options.url ? null : await spawnServer('fixed')
     const url = options.url || server.url
-    const { steps, missingUrl } = await checkConditionalGet(url, options.missingUrl ? { missingUrl: options.missingUrl } : {})
-    const { passed, failed, skipped } = count(steps)
+    const { checks, missingUrl } = await checkConditionalGet(url, options.missingUrl ? { missingUrl: options.missingUrl } : {})
+    const { passed, failed, skipped } = count(checks)
     if (options.json) {
-      stdout.write(JSON.stringify({ url, missingUrl, steps, passed, failed, skipped }, null, 2) + '\n')
+      stdout.write(JSON.stringify({ url, missingUrl, checks, passed, failed, skipped }, null, 2) + '\n')
     } else {
       stdout.write(`Conditional GET checks with curl against ${url}${server ? ' (node fixed, started for this run)' : ''}\n`)
       stdout.write(`A missing resource, where If-None-Match: * must not match: ${missingUrl}\n\n`)
-      stdout.write(steps.map(renderStep).join('\n') + '\n\n')
+      stdout.write(checks.map(renderCheck).join('\n') + '\n\n')
       stdout.write(`${passed} passed, ${failed} failed, ${skipped} skipped\n`)
     }
     return failed === 0 ? 0 : 1
   } catch (err) {
     if (!(err instanceof CannotCheckError)) throw err
-    // Not a usage error, and not a failed step: nothing could be checked.
+    // Not a usage error, and not a failed check: nothing could be checked.
     stderr.write(`check:curl: ${err.message}\n`)
     return 2
   } finally {
@@ -67,7 +67,7 @@ function isHttpUrl (text) {
   return /^https?:\/\//.test(text)
 }
 
-function renderStep ({ outcome, name, sent, received, broken, note }) {
+function renderCheck ({ outcome, name, sent, received, broken, note }) {
   const lines = [`${outcome.toUpperCase().padEnd(4)}  ${name}`]
   if (outcome !== 'skip') lines.push(`      sent ${sent}; got ${received}`)
   for (const rule of broken) lines.push(`      broken: ${rule}`)
@@ -75,8 +75,8 @@ function renderStep ({ outcome, name, sent, received, broken, note }) {
   return lines.join('\n')
 }
 
-function count (steps) {
-  const of = (outcome) => steps.filter((step) => step.outcome === outcome).length
+function count (checks) {
+  const of = (outcome) => checks.filter((check) => check.outcome === outcome).length
   return { passed: of('pass'), failed: of('fail'), skipped: of('skip') }
 }
 

@@ -1,7 +1,7 @@
 'use strict'
 
 // RFC 9110's rules for conditional GET in its words (shortened), and what a response breaks of them, judged
-// against what the server itself sent in its first 200. The steps that ask are in steps.js.
+// against what the server itself sent in its first 200. The checks that ask are in checks.js.
 
 const RULES = {
   entityTag: '§8.8.3: an entity-tag is a quoted opaque string, "xyzzy", or the same prefixed with W/ when weak',

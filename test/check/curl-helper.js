@@ -1,7 +1,7 @@
 'use strict'
 
 // Running `npm run check:curl` as a user does, in a child process with the
-// real curl, and the names of its steps, for check-curl.test.js and
+// real curl, and the names of its checks, for check-curl.test.js and
 // check-curl-web-servers.test.js.
 
 const path = require('node:path')
@@ -10,7 +10,7 @@ const { spawnSync, execFile } = require('node:child_process')
 const COMMAND = path.join(__dirname, '..', '..', 'check')
 /** Why check:curl cannot run here, or false. */
 const curlMissing = spawnSync('curl', ['--version']).error ? 'curl is not installed here' : false
-const STEPS = {
+const CHECKS = {
   first: 'GET answers 200 with an ETag',
   syntax: 'the ETag is an entity-tag',
   exact: 'If-None-Match with the exact tag',
@@ -27,11 +27,11 @@ const STEPS = {
   precedenceMismatch: 'If-None-Match over If-Modified-Since: a tag that does not match, the Last-Modified date',
   precedenceMismatchHead: 'HEAD, If-None-Match over If-Modified-Since: a tag that does not match, the Last-Modified date'
 }
-const PRECEDENCE_MATCH = [STEPS.precedenceMatch, STEPS.precedenceMatchHead]
-const PRECEDENCE_MISMATCH = [STEPS.precedenceMismatch, STEPS.precedenceMismatchHead]
-const IF_NONE_MATCH_STEPS = [STEPS.exact, STEPS.strength, STEPS.list, STEPS.star, STEPS.conditionalHead]
-const NOT_MODIFIED_STEPS = [...IF_NONE_MATCH_STEPS, STEPS.modifiedSince, ...PRECEDENCE_MATCH]
-const WITHOUT_LAST_MODIFIED = [STEPS.modifiedSince, ...PRECEDENCE_MATCH, ...PRECEDENCE_MISMATCH]
+const PRECEDENCE_MATCH = [CHECKS.precedenceMatch, CHECKS.precedenceMatchHead]
+const PRECEDENCE_MISMATCH = [CHECKS.precedenceMismatch, CHECKS.precedenceMismatchHead]
+const IF_NONE_MATCH_CHECKS = [CHECKS.exact, CHECKS.strength, CHECKS.list, CHECKS.star, CHECKS.conditionalHead]
+const NOT_MODIFIED_CHECKS = [...IF_NONE_MATCH_CHECKS, CHECKS.modifiedSince, ...PRECEDENCE_MATCH]
+const WITHOUT_LAST_MODIFIED = [CHECKS.modifiedSince, ...PRECEDENCE_MATCH, ...PRECEDENCE_MISMATCH]
 
 function checkCurl (...args) {
   return new Promise((resolve) => {
@@ -42,32 +42,32 @@ function checkCurl (...args) {
 }
 
 // Run the checker with --json (and `args`) against `url`: { code, stderr,
-// outcomes: { step name: 'pass' | 'fail' | 'skip' }, steps, missingUrl }.
+// outcomes: { check name: 'pass' | 'fail' | 'skip' }, checks, missingUrl }.
 async function checkJson (url, ...args) {
   const { code, stdout, stderr } = await checkCurl('--json', ...args, url)
   if (code === 2) throw new Error(`check:curl could not check ${url}: ${stderr}`)
   const report = JSON.parse(stdout)
-  const outcomes = Object.fromEntries(report.steps.map((s) => [s.name, s.outcome]))
-  return { code, stderr, steps: report.steps, outcomes, missingUrl: report.missingUrl }
+  const outcomes = Object.fromEntries(report.checks.map((s) => [s.name, s.outcome]))
+  return { code, stderr, checks: report.checks, outcomes, missingUrl: report.missingUrl }
 }
 
-// The rule texts a step broke, by its name.
-function brokenBy (steps, name) {
-  return steps.find((s) => s.name === name).broken
+// The rule texts a check broke, by its name.
+function brokenBy (checks, name) {
+  return checks.find((s) => s.name === name).broken
 }
 
-// The outcomes every step must have: `failing` fail, `skipped` skip, the rest pass.
+// The outcomes every check must have: `failing` fail, `skipped` skip, the rest pass.
 function expected ({ failing = [], skipped = [] }) {
-  return Object.fromEntries(Object.values(STEPS).map((name) =>
+  return Object.fromEntries(Object.values(CHECKS).map((name) =>
     [name, failing.includes(name) ? 'fail' : skipped.includes(name) ? 'skip' : 'pass']))
 }
 
 module.exports = {
-  STEPS,
+  CHECKS,
   PRECEDENCE_MATCH,
   PRECEDENCE_MISMATCH,
-  IF_NONE_MATCH_STEPS,
-  NOT_MODIFIED_STEPS,
+  IF_NONE_MATCH_CHECKS,
+  NOT_MODIFIED_CHECKS,
   WITHOUT_LAST_MODIFIED,
   curlMissing,
   checkCurl,

@@ -4,14 +4,14 @@
 // would point it at one: each serves a 10 KB JSON file with its default
 // ETag and Last-Modified and a Cache-Control field (Debian's packages,
 // started by fixtures/web-servers.js; docs/conditional-get.md has the
-// versions). lighttpd and Caddy pass every step; Apache and nginx fail
+// versions). lighttpd and Caddy pass every check; Apache and nginx fail
 // If-None-Match's precedence, h2o its three faults, and nothing else.
 
 const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { STEPS, PRECEDENCE_MATCH, curlMissing, checkJson, brokenBy, expected } = require('./curl-helper')
+const { CHECKS, PRECEDENCE_MATCH, curlMissing, checkJson, brokenBy, expected } = require('./curl-helper')
 const { webServerMissing, startWebServer, BODY } = require('./fixtures/web-servers')
 const { request } = require('../client')
 
@@ -27,21 +27,21 @@ const WEB_SERVER_FAILURES = {
   nginx: PRECEDENCE_MATCH,
   lighttpd: [],
   caddy: [],
-  h2o: [STEPS.strength, STEPS.list, STEPS.star]
+  h2o: [CHECKS.strength, CHECKS.list, CHECKS.star]
 }
 
 for (const [name, failing] of Object.entries(WEB_SERVER_FAILURES)) {
-  const verdict = failing.length === 0 ? 'passes every step, none skipped' : `fails exactly ${failing.length} steps`
+  const verdict = failing.length === 0 ? 'passes every check, none skipped' : `fails exactly ${failing.length} checks`
   t.test(`${name} serving a file ${verdict}`, { skip: curlMissing || webServerMissing(name) }, async (t) => {
     const server = await startWebServer(name)
     t.teardown(server.stop)
-    const { code, outcomes, steps } = await checkJson(server.url)
+    const { code, outcomes, checks } = await checkJson(server.url)
     t.equal(code, failing.length === 0 ? 0 : 1, `exit ${failing.length === 0 ? 0 : 1}`)
     t.same(outcomes, expected({ failing }))
-    if (failing.includes(STEPS.precedenceMatch)) {
-      for (const step of PRECEDENCE_MATCH) {
-        t.match(brokenBy(steps, step), [/^§13\.1\.3, §13\.2\.2: a recipient MUST ignore If-Modified-Since/], `${step}: the rule is named`)
-        t.match(steps.find((s) => s.name === step).received, /^200, /, `${step}: the 200 is shown`)
+    if (failing.includes(CHECKS.precedenceMatch)) {
+      for (const check of PRECEDENCE_MATCH) {
+        t.match(brokenBy(checks, check), [/^§13\.1\.3, §13\.2\.2: a recipient MUST ignore If-Modified-Since/], `${check}: the rule is named`)
+        t.match(checks.find((s) => s.name === check).received, /^200, /, `${check}: the 200 is shown`)
       }
     }
   })

@@ -2,7 +2,7 @@
 
 // `npm run check:curl` with the real curl against real servers: the ones
 // that follow RFC 9110 pass (fixed, express 5), the ones that do not fail
-// on exactly the steps where they break it, and nothing crashes. Web
+// on exactly the checks where they break it, and nothing crashes. Web
 // servers nobody here wrote: curl-web-servers.test.js. On every Node line:
 // the verdicts are the servers' answers, which no line changes, and a
 // server that breaks on one line is what the suite is there to catch.
@@ -11,7 +11,7 @@ const t = require('tap')
 const http = require('node:http')
 const { startChildProcess } = require('../servers')
 const {
-  STEPS, PRECEDENCE_MATCH, PRECEDENCE_MISMATCH, IF_NONE_MATCH_STEPS, NOT_MODIFIED_STEPS, WITHOUT_LAST_MODIFIED,
+  CHECKS, PRECEDENCE_MATCH, PRECEDENCE_MISMATCH, IF_NONE_MATCH_CHECKS, NOT_MODIFIED_CHECKS, WITHOUT_LAST_MODIFIED,
   curlMissing, checkCurl, checkJson, brokenBy, expected
 } = require('./curl-helper')
 const { urlOf } = require('../../core/launch')
@@ -33,7 +33,7 @@ async function listen (t, server) {
   return urlOf(server) + `${SEED_PATH}`
 }
 
-t.test('fixed passes every step; the If-Modified-Since steps are skipped, not passed', { skip: curlMissing }, async (t) => {
+t.test('fixed passes every check; the If-Modified-Since checks are skipped, not passed', { skip: curlMissing }, async (t) => {
   const { url } = await startChildProcess(t, 'fixed')
   const { code, outcomes } = await checkJson(url)
   t.equal(code, 0, 'exit 0')
@@ -58,20 +58,20 @@ t.test('without a URL it starts fixed itself, and stops it', { skip: curlMissing
 
 t.test('express 5 (weak ETags, fresh) passes', { skip: curlMissing }, async (t) => {
   const url = await listen(t, servers.createExpressServer())
-  const { code, outcomes, steps } = await checkJson(url)
+  const { code, outcomes, checks } = await checkJson(url)
   t.equal(code, 0, 'exit 0')
   t.same(outcomes, expected({ skipped: WITHOUT_LAST_MODIFIED }))
-  t.match(steps.find((s) => s.name === STEPS.strength).sent, /If-None-Match: "[^"]+"$/, 'the weak tag is sent strong, not as W/W/')
+  t.match(checks.find((s) => s.name === CHECKS.strength).sent, /If-None-Match: "[^"]+"$/, 'the weak tag is sent strong, not as W/W/')
 })
 
 t.test('fastify with @fastify/etag fails on a list and on *', { skip: curlMissing }, async (t) => {
   // @fastify/etag compares the whole If-None-Match header with its tag.
   const server = await spawnServer('bench/references/fastify.js')
   t.teardown(server.stop)
-  const { code, outcomes, steps } = await checkJson(server.url)
+  const { code, outcomes, checks } = await checkJson(server.url)
   t.equal(code, 1, 'exit 1')
-  t.same(outcomes, expected({ failing: [STEPS.list, STEPS.star], skipped: WITHOUT_LAST_MODIFIED }))
-  t.match(brokenBy(steps, STEPS.star), [/^§13\.1\.2: If-None-Match: \* is false whenever/])
+  t.same(outcomes, expected({ failing: [CHECKS.list, CHECKS.star], skipped: WITHOUT_LAST_MODIFIED }))
+  t.match(brokenBy(checks, CHECKS.star), [/^§13\.1\.2: If-None-Match: \* is false whenever/])
 })
 
 t.test("restify's conditionalRequest fails the exact quoted tag, and HEAD", { skip: curlMissing }, async (t) => {
@@ -81,22 +81,22 @@ t.test("restify's conditionalRequest fails the exact quoted tag, and HEAD", { sk
   const { code, outcomes } = await checkJson(url)
   t.equal(code, 1, 'exit 1')
   t.same(outcomes, expected({
-    failing: [STEPS.exact, STEPS.strength, STEPS.list, STEPS.head, STEPS.conditionalHead],
+    failing: [CHECKS.exact, CHECKS.strength, CHECKS.list, CHECKS.head, CHECKS.conditionalHead],
     skipped: WITHOUT_LAST_MODIFIED
   }))
 })
 
-const FAILING_STEPS = {
-  'ignores If-None-Match': [...IF_NONE_MATCH_STEPS, ...PRECEDENCE_MATCH, ...PRECEDENCE_MISMATCH],
-  'compares strongly': [STEPS.strength],
-  'no *': [STEPS.star],
-  'no lists': [STEPS.list],
-  'drops the ETag from the 304': NOT_MODIFIED_STEPS,
-  'drops Cache-Control from the 304': NOT_MODIFIED_STEPS,
-  'HEAD answers 405': [STEPS.head, STEPS.conditionalHead, STEPS.precedenceMatchHead, STEPS.precedenceMismatchHead],
+const FAILING_CHECKS = {
+  'ignores If-None-Match': [...IF_NONE_MATCH_CHECKS, ...PRECEDENCE_MATCH, ...PRECEDENCE_MISMATCH],
+  'compares strongly': [CHECKS.strength],
+  'no *': [CHECKS.star],
+  'no lists': [CHECKS.list],
+  'drops the ETag from the 304': NOT_MODIFIED_CHECKS,
+  'drops Cache-Control from the 304': NOT_MODIFIED_CHECKS,
+  'HEAD answers 405': [CHECKS.head, CHECKS.conditionalHead, CHECKS.precedenceMatchHead, CHECKS.precedenceMismatchHead],
   'needs both conditions': PRECEDENCE_MATCH,
   'takes either condition': PRECEDENCE_MISMATCH,
-  '* matches a missing resource': [STEPS.starMissing]
+  '* matches a missing resource': [CHECKS.starMissing]
 }
 const NAMED_IN_THE_FAILURE = {
   'ignores If-None-Match': /^§13\.1\.2: when a listed entity-tag matches/,
@@ -112,18 +112,18 @@ const NAMED_IN_THE_FAILURE = {
 }
 
 t.test('a server with one fault fails where it breaks the rule, naming the rule', { skip: curlMissing }, async (t) => {
-  t.same(Object.keys(FAILING_STEPS), Object.keys(servers.FAULTS), 'every fault is tried')
+  t.same(Object.keys(FAILING_CHECKS), Object.keys(servers.FAULTS), 'every fault is tried')
   const correct = await checkJson(await listen(t, servers.createConditionalServer()))
-  t.same(correct.outcomes, expected({}), 'without a fault it passes every step, none skipped')
+  t.same(correct.outcomes, expected({}), 'without a fault it passes every check, none skipped')
   // All at once: each check waits on a curl at a time, so they overlap
   // (about 11 s one after another under coverage, most of it waiting).
-  const faulty = await Promise.all(Object.keys(FAILING_STEPS).map(async (fault) =>
+  const faulty = await Promise.all(Object.keys(FAILING_CHECKS).map(async (fault) =>
     checkJson(await listen(t, servers.createConditionalServer(fault)))))
-  for (const [i, [fault, failing]] of Object.entries(FAILING_STEPS).entries()) {
-    const { code, outcomes, steps } = faulty[i]
+  for (const [i, [fault, failing]] of Object.entries(FAILING_CHECKS).entries()) {
+    const { code, outcomes, checks } = faulty[i]
     t.equal(code, 1, `${fault}: exit 1`)
-    t.same(outcomes, expected({ failing }), `${fault}: fails ${failing.length} step(s)`)
-    t.match(brokenBy(steps, failing[0]), [NAMED_IN_THE_FAILURE[fault]], `${fault}: the rule is named`)
+    t.same(outcomes, expected({ failing }), `${fault}: fails ${failing.length} check(s)`)
+    t.match(brokenBy(checks, failing[0]), [NAMED_IN_THE_FAILURE[fault]], `${fault}: the rule is named`)
   }
 })
 
@@ -133,31 +133,31 @@ t.test('* on a missing resource: where it asks, and a SKIP where nothing is miss
   // Everything is there: * on any path rightly gets a 304, so there is no
   // missing resource to ask about, which a SKIP says (not a PASS).
   const everyPath = await listen(t, servers.createConditionalServer(null, { everyPath: true }))
-  const [derived, given, { code, outcomes, steps }] = await Promise.all([
+  const [derived, given, { code, outcomes, checks }] = await Promise.all([
     checkJson(url), checkJson(url, '--missing-url', named), checkJson(everyPath)])
 
   t.match(derived.missingUrl, /^http:\/\/127\.0\.0\.1:\d+\/seed\/checker-missing-[0-9a-f]{12}$/, 'a sibling of the URL, with a random name')
-  t.equal(derived.steps.find((s) => s.name === STEPS.starMissing).sent, `GET ${derived.missingUrl} with If-None-Match: *`)
+  t.equal(derived.checks.find((s) => s.name === CHECKS.starMissing).sent, `GET ${derived.missingUrl} with If-None-Match: *`)
   t.equal(given.missingUrl, named, '--missing-url is the URL asked')
-  t.equal(given.outcomes[STEPS.starMissing], 'fail', 'and there the fault is caught too')
+  t.equal(given.outcomes[CHECKS.starMissing], 'fail', 'and there the fault is caught too')
   t.equal(code, 0, 'exit 0')
-  t.same(outcomes, expected({ skipped: [STEPS.starMissing] }))
-  t.match(steps.find((s) => s.name === STEPS.starMissing).note,
+  t.same(outcomes, expected({ skipped: [CHECKS.starMissing] }))
+  t.match(checks.find((s) => s.name === CHECKS.starMissing).note,
     /^GET http:\/\/127\.0\.0\.1:\d+\/seed\/checker-missing-[0-9a-f]{12} answered 200, .*, not 404: no missing resource to ask about \(name one with --missing-url\)$/)
 })
 
 for (const variant of ['slow', 'fast']) {
   t.test(`${variant}: reported for what it lacks, without a crash`, { skip: curlMissing }, async (t) => {
     const { url } = await startChildProcess(t, variant)
-    const { code, stderr, outcomes, steps } = await checkJson(url)
+    const { code, stderr, outcomes, checks } = await checkJson(url)
     t.equal(code, 1, 'exit 1')
     t.equal(stderr, '', 'no crash')
     t.same(outcomes, expected({
-      failing: [STEPS.syntax, STEPS.exact, STEPS.list, STEPS.star, STEPS.head, STEPS.conditionalHead],
-      skipped: [STEPS.strength, ...WITHOUT_LAST_MODIFIED]
+      failing: [CHECKS.syntax, CHECKS.exact, CHECKS.list, CHECKS.star, CHECKS.head, CHECKS.conditionalHead],
+      skipped: [CHECKS.strength, ...WITHOUT_LAST_MODIFIED]
     }))
-    t.match(steps[0].note, /the first 200 had no ETag; the second had one/)
-    t.match(brokenBy(steps, STEPS.syntax), [/^§8\.8\.3: an entity-tag is a quoted opaque string/])
+    t.match(checks[0].note, /the first 200 had no ETag; the second had one/)
+    t.match(brokenBy(checks, CHECKS.syntax), [/^§8\.8\.3: an entity-tag is a quoted opaque string/])
   })
 }
 

@@ -13,6 +13,7 @@ const { readText } = require('../read-text')
 const { traceLeak } = require('../../diagnose/trace-leak')
 const { README: HINT_SECTIONS } = require('../../workshop/levels')
 const { MODES } = require('../../bench/judge/goals')
+const { targetsIn } = require('../../tooling/targets')
 
 const PAGES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
 const read = (page) => readText(path.join(ROOT, page))
@@ -135,6 +136,16 @@ t.test('docs/benchmark.md gives each enforced mode\'s goals under its heading', 
   const shown = [...section.matchAll(/^### .*\(mode `?(\w+)`?\)\n[^#]*?<!-- rendered: goals:(\w+) -->/gm)].map(([, heading, block]) => [heading, block])
   t.same(shown.map(([heading]) => heading), shown.map(([, block]) => block), 'each table under its own mode')
   t.same(shown.map(([heading]) => heading).sort(), Object.keys(MODES).filter((mode) => MODES[mode].enforce).sort(), 'every enforced mode')
+})
+
+// The catalogue decides which variants the README explains: its
+// `caseStudy` set, in that order (a variant outside it, a fourth say, needs
+// no line here).
+t.test("the README's variants table lists the catalogue's case study, in order", async (t) => {
+  const section = read('README.md').split(/^## The \w+ variants$/m)[1]?.split(/^## /m)[0]
+  t.ok(section, 'the section exists')
+  const listed = [...(section ?? '').matchAll(/^\| `(\w+)\/` \|/gm)].map(([, variant]) => variant)
+  t.same(listed, targetsIn('caseStudy'))
 })
 
 // The README is a newcomer's path, read before the workshop starts: depth

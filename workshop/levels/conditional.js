@@ -1,7 +1,7 @@
 'use strict'
 
 // verify's level 3: If-None-Match answered with 304 as RFC 9110 says, by
-// check:curl's steps with the real curl.
+// check:curl's checks with the real curl.
 
 const { SEED_PATH } = require('../../core/seed-contract')
 const { checkConditionalGet, CannotCheckError } = require('../../check/conditional-get')
@@ -10,18 +10,18 @@ const { abbreviate } = require('./abbreviate')
 const { readme } = require('./etag')
 
 const title = 'Level 3: If-None-Match answered with 304 (RFC 9110, checked with curl)'
-const usage = ['conditional GET: the RFC 9110 steps of check:curl, with curl']
+const usage = ['conditional GET: the RFC 9110 checks of check:curl, with curl']
 
 async function checkConditional (server) {
   try {
-    const { steps } = await checkConditionalGet(server.url)
+    const { checks } = await checkConditionalGet(server.url)
     return {
-      checks: steps.map((step) => ({
-        name: step.name,
-        pass: step.outcome === 'skip' ? null : step.outcome === 'pass',
-        sent: abbreviate(step.sent),
-        seen: abbreviate(step.outcome === 'skip' ? step.note : step.received),
-        hint: step.broken.length > 0 ? `${abbreviate(step.broken.join('; '))} (${readme})` : ''
+      checks: checks.map((check) => ({
+        name: check.name,
+        pass: check.outcome === 'skip' ? null : check.outcome === 'pass',
+        sent: abbreviate(check.sent),
+        seen: abbreviate(check.outcome === 'skip' ? check.note : check.received),
+        hint: check.broken.length > 0 ? `${abbreviate(check.broken.join('; '))} (${readme})` : ''
       }))
     }
   } catch (err) {

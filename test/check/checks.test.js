@@ -1,15 +1,15 @@
 'use strict'
 
-// check:curl's steps are a table (check/steps.js), a row each: what it
+// check:curl's checks are a table (check/checks.js), a row each: what it
 // sends, what it expects, when it cannot be asked. These run the table
 // against curl answers written here, no server, no curl: the branches
-// where a step is skipped or the check cannot start. What real servers
+// where a check is skipped or the check cannot start. What real servers
 // get: check-curl.test.js.
 
 const t = require('tap')
-const { checkConditionalGet, STEPS } = require('../../check/conditional-get')
+const { checkConditionalGet, CHECKS } = require('../../check/conditional-get')
 const { CannotCheckError } = require('../../check/curl')
-const { STEPS: NAMES } = require('./curl-helper')
+const { CHECKS: NAMES } = require('./curl-helper')
 
 const URL = 'http://stub.invalid/seed/v1'
 const MISSING = 'http://stub.invalid/seed/missing'
@@ -34,33 +34,33 @@ function fakeCurl (answer) {
   return { curl, calls }
 }
 
-t.test('the table holds every step check:curl reports, in its order, each a name and an expectation', async (t) => {
-  t.same(STEPS.map((step) => step.name), Object.values(NAMES))
-  for (const step of STEPS) t.type(step.expect, 'function', step.name)
+t.test('the table holds every check check:curl reports, in its order, each a name and an expectation', async (t) => {
+  t.same(CHECKS.map((check) => check.name), Object.values(NAMES))
+  for (const check of CHECKS) t.type(check.expect, 'function', check.name)
 })
 
-t.test('a step reads its request off its row: the line says what curl was asked', async (t) => {
+t.test('a check reads its request off its row: the line says what curl was asked', async (t) => {
   const lastModified = 'Tue, 01 Sep 2026 12:00:00 GMT'
   const { curl, calls } = fakeCurl(({ url, fields }) => url === MISSING
     ? { status: 404 }
     : Object.keys(fields).length > 0
       ? { status: 304, headers: { ETag: '"t"' } }
       : { status: 200, headers: { ETag: '"t"', 'Last-Modified': lastModified }, body: 'xx' })
-  const { steps } = await checkConditionalGet(URL, { curl, missingUrl: MISSING })
-  t.equal(steps.length, STEPS.length)
-  // The first 200, a plain GET of the missing resource, then one curl a step.
-  t.equal(calls.length, STEPS.length - 2 + 1 + 1, 'one request a step that sends one, the probe of the missing resource, the first GET')
-  const older = steps.find((step) => step.name === NAMES.precedenceMatchHead)
+  const { checks } = await checkConditionalGet(URL, { curl, missingUrl: MISSING })
+  t.equal(checks.length, CHECKS.length)
+  // The first 200, a plain GET of the missing resource, then one curl a check.
+  t.equal(calls.length, CHECKS.length - 2 + 1 + 1, 'one request a check that sends one, the probe of the missing resource, the first GET')
+  const older = checks.find((check) => check.name === NAMES.precedenceMatchHead)
   t.equal(older.sent, 'HEAD with If-None-Match: "t" and If-Modified-Since: Mon, 31 Aug 2026 12:00:00 GMT')
   t.ok(calls.some((args) => args.includes('--head') && args.includes('If-Modified-Since: Mon, 31 Aug 2026 12:00:00 GMT')), 'and curl was asked exactly that')
-  t.equal(steps.find((step) => step.name === NAMES.starMissing).sent, `GET ${MISSING} with If-None-Match: *`)
-  t.equal(steps.find((step) => step.name === NAMES.mismatch).outcome, 'fail', 'a 304 where the tag does not match fails')
+  t.equal(checks.find((check) => check.name === NAMES.starMissing).sent, `GET ${MISSING} with If-None-Match: *`)
+  t.equal(checks.find((check) => check.name === NAMES.mismatch).outcome, 'fail', 'a 304 where the tag does not match fails')
 })
 
-t.test('a malformed tag and a Last-Modified that is no date: those steps skipped, saying why', async (t) => {
+t.test('a malformed tag and a Last-Modified that is no date: those checks skipped, saying why', async (t) => {
   const { curl } = fakeCurl(({ url }) => url === MISSING ? { status: 200 } : { status: 200, headers: { ETag: 'abc', 'Last-Modified': 'yesterday' }, body: 'x' })
-  const { steps } = await checkConditionalGet(URL, { curl, missingUrl: MISSING })
-  const by = Object.fromEntries(steps.map((step) => [step.name, step]))
+  const { checks } = await checkConditionalGet(URL, { curl, missingUrl: MISSING })
+  const by = Object.fromEntries(checks.map((check) => [check.name, check]))
   t.equal(by[NAMES.syntax].outcome, 'fail')
   t.same(by[NAMES.strength], { name: NAMES.strength, outcome: 'skip', sent: '', received: '', broken: [], note: 'abc is not an entity-tag, so it has no other strength' })
   t.match(by[NAMES.starMissing].note, /^GET http:\/\/stub\.invalid\/seed\/missing answered 200, no content, not 404/)
@@ -72,9 +72,9 @@ t.test('a malformed tag and a Last-Modified that is no date: those steps skipped
 t.test('a tag only on the second GET is noted; none at all, or no 200, cannot be checked', async (t) => {
   let gets = 0
   const second = fakeCurl(() => ++gets === 1 ? { status: 200, body: 'x' } : { status: 200, headers: { ETag: '"t"' }, body: 'x' })
-  const { steps } = await checkConditionalGet(URL, { curl: second.curl, missingUrl: MISSING })
-  t.equal(steps[0].note, 'the first 200 had no ETag; the second had one')
-  t.notOk('note' in steps[1], 'only the first step carries the note')
+  const { checks } = await checkConditionalGet(URL, { curl: second.curl, missingUrl: MISSING })
+  t.equal(checks[0].note, 'the first 200 had no ETag; the second had one')
+  t.notOk('note' in checks[1], 'only the first check carries the note')
   const untagged = fakeCurl(() => ({ status: 200, body: 'x' }))
   const error = await checkConditionalGet(URL, { curl: untagged.curl }).catch((err) => err)
   t.ok(error instanceof CannotCheckError, `a CannotCheckError: ${error.message}`)

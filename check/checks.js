@@ -1,6 +1,6 @@
 'use strict'
 
-// check:curl's steps, a row each: what it sends, what it expects, when it
+// check:curl's checks, a row each: what it sends, what it expects, when it
 // cannot be asked. conditional-get.js sends them in this order.
 
 const { RULES, ENTITY_TAG, notModifiedProblems, fullResponseProblems, headProblems } = require('./rules')
@@ -11,7 +11,7 @@ const MISSING_STATUSES = new Set([404, 410])
 // `sends(context)`: { method, headers, at (another URL) }, or none to judge the first 200; `expect(response, context,
 // probed)`: the rules broken; `unless(context, probed)`: why it is skipped, or null; `probe`: a request sent first.
 // `context` is what the first 200 said: { url, missingUrl, first, note, etag, lastModified, mismatch, olderDate }.
-const STEPS = [
+const CHECKS = [
   {
     name: 'GET answers 200 with an ETag',
     expect: () => [],
@@ -90,7 +90,7 @@ const STEPS = [
   })
 ]
 
-// A step sent with GET, then with HEAD ("HEAD, " before its name); `expect(method)` gives each its expectation.
+// A check sent with GET, then with HEAD ("HEAD, " before its name); `expect(method)` gives each its expectation.
 function withHeadAfter ({ name, unless, headers, expect }) {
   return ['GET', 'HEAD'].map((method) => ({
     name: method === 'GET' ? name : `HEAD, ${name}`,
@@ -131,4 +131,4 @@ function describe (response) {
   return parts.join(', ')
 }
 
-module.exports = { STEPS, describe }
+module.exports = { CHECKS, describe }
