@@ -85,7 +85,7 @@ const SETTINGS = [
   // bench:history's detector and its test (docs/history.md, docs/tests.md).
   { text: 'with its 95 % interval', holds: () => constant('bench/history/shift.js', 'Z') === 1.959964 },
   { text: 'none of 199 shuffles', holds: () => constant('bench/history/change-points.js', 'PERMUTATIONS') === 199 },
-  ...['one step of +0.1 %', 'a +0.1 % step'].map((text) => ({ text, holds: () => source('test/bench/history/change-points.test.js').includes('meterSeries(seed, 60, [[at, 0.001]])') }))
+  ...['one shift of +0.1 %', 'a +0.1 % step'].map((text) => ({ text, holds: () => source('test/bench/history/change-points.test.js').includes('meterSeries(seed, 60, [[at, 0.001]])') }))
 ]
 
 module.exports = { SETTINGS }
