@@ -78,6 +78,7 @@ const SETTINGS = [
   { text: "fixed/'s CPU per request more than 10 % over", holds: () => source('workshop/speed.js').includes('const FIXED_BAND = 1.1\n') },
   // Windows' CPU clock, as the coarse-clock fixture rounds it.
   ...['15.6 ms ticks', 'rounded down to 15.6 ms', 'a 15.6 ms CPU clock'].map((text) => ({ text, holds: () => constant('test/workshop/fixtures/coarse-cpu-clock.js', 'TICK_MICROS') === 15625 })),
+  { text: 'comment lines at most 10 % of the lines', holds: () => source('test/house/limits.test.js').includes('const MAX_COMMENT_SHARE = 0.1\n') },
   { text: 'a tax of 100,000 instructions', holds: () => constant('test/bench/instruction-meter-run.test.js', 'TAX') === 100000 },
   { text: 'the tax reads as asked, within 10 %', holds: () => source('test/bench/instruction-meter-run.test.js').includes('Math.abs(added / TAX - 1) < 0.1') },
   { text: 'holds the loop 120 ms of CPU a response', holds: () => source('test/machines/speeds.test.js').includes('fixedHoldingTheLoop(t, 120)') },
@@ -85,7 +86,7 @@ const SETTINGS = [
   // bench:history's detector and its test (docs/history.md, docs/tests.md).
   { text: 'with its 95 % interval', holds: () => constant('bench/history/shift.js', 'Z') === 1.959964 },
   { text: 'none of 199 shuffles', holds: () => constant('bench/history/change-points.js', 'PERMUTATIONS') === 199 },
-  ...['one shift of +0.1 %', 'a +0.1 % step'].map((text) => ({ text, holds: () => source('test/bench/history/change-points.test.js').includes('meterSeries(seed, 60, [[at, 0.001]])') }))
+  ...['one shift of +0.1 %', 'a +0.1 % shift'].map((text) => ({ text, holds: () => source('test/bench/history/change-points.test.js').includes('meterSeries(seed, 60, [[at, 0.001]])') }))
 ]
 
 module.exports = { SETTINGS }
