@@ -1,6 +1,6 @@
 'use strict'
 
-// Git as the tools ask it: the commit a run measured, and the base of a comparison (bench/compare/base-tree.js).
+// Git as the tools ask it: the commit a run measured, and the trees a run measures (bench/measure/trees.js).
 
 const { execFileSync } = require('node:child_process')
 const { ROOT } = require('./repo')

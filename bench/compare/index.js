@@ -1,7 +1,7 @@
 'use strict'
 
 // `npm run bench:compare -- [--base REF] [options]`: gate a change against
-// its base commit in one run, with no stored baseline (base-tree.js,
+// its base commit in one run, with no stored baseline (bench/measure/trees.js,
 // paired-run.js, verdict.js, print.js). Exit codes: 0 no regression beyond
 // the allowance, 1 a regression, 2 bad input.
 
@@ -19,7 +19,7 @@ const { describeMachineAtStart, describeVersions } = require('../measure/machine
 const { MAX_SIGN_FLIP_ROUNDS } = require('../judge/stats')
 const { renderMachine } = require('../print/machine')
 const { terminalProgress, countingOnProgress } = require('../print/progress')
-const { resolveBase, checkOutBase } = require('./base-tree')
+const { resolveBase, checkOutBase } = require('../measure/trees')
 const { runPairs } = require('./paired-run')
 const { judgePairs } = require('./verdict')
 const render = require('./print')

@@ -1,6 +1,6 @@
 'use strict'
 
-// bench:compare's base tree (bench/compare/base-tree.js) in a throwaway git
+// bench:compare's base tree (bench/measure/trees.js) in a throwaway git
 // repository of a package.json, a lockfile and a node_modules holding one
 // marker file: which base it picks and what it says of why; that removing
 // the base's worktree unlinks its node_modules (a link to the head's)
@@ -14,7 +14,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
-const { resolveBase, checkOutBase } = require('../../bench/compare/base-tree')
+const { resolveBase, checkOutBase } = require('../../bench/measure/trees')
 
 const POSIX = process.platform !== 'win32'
 

@@ -4,7 +4,7 @@
 // own node.exe (.ci/windows-lane, through ../shared/tools/windows-node):
 //   windows-node node test/windows/base-install.js
 // A base whose lockfile differs from the head's is installed with npm ci
-// (bench/compare/base-tree.js). npm is a batch file there, npm.cmd, which
+// (bench/measure/trees.js). npm is a batch file there, npm.cmd, which
 // Node refuses to start without a shell since CVE-2024-27980 (EINVAL,
 // status null). Wine has no git.exe, so the worktree is a plain folder and
 // the install is called directly, with an npm.cmd first on PATH that says
@@ -14,7 +14,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { installDependencies } = require('../../bench/compare/base-tree')
+const { installDependencies } = require('../../bench/measure/trees')
 
 const EXIT = 3
 

@@ -1,8 +1,8 @@
 'use strict'
 
-// `npm run bench:history -- changes FILE [--json]`: any series in a JSON
-// file, its change points in words or as JSON; bad input a clear message
-// and exit 2.
+// `npm run bench:history`: `changes FILE [--json]`, any series in a JSON
+// file, its change points in words or as JSON; `record` and the report's
+// bad input; bad input a clear message and exit 2.
 
 const t = require('tap')
 const fs = require('node:fs')
@@ -48,8 +48,9 @@ t.test('in words: where, how much, how sure', async (t) => {
 
 t.test('bad input: a clear message, exit 2', async (t) => {
   for (const [argv, message] of [
-    [[], /name a subcommand: changes/],
-    [['record'], /unknown subcommand "record"/],
+    [['sideways'], /unknown subcommand "sideways": record, changes, or none for the report/],
+    [['record', '--targets', 'fixed,nope'], /--targets: unknown target "nope"/],
+    [['record', 'no-such-commit-here', '--targets', 'fixed'], /no-such-commit-here: no such commit/],
     [['changes'], /changes needs a FILE/],
     [['changes', path.join(path.dirname(seriesFile(t, [])), 'missing.json')], /cannot read .*missing\.json: ENOENT/],
     [['changes', seriesFile(t, '[1, 2,')], /is not JSON/],

@@ -1,0 +1,64 @@
+'use strict'
+
+// `bench:history -- record [REF...]`: each commit counted with today's
+// instruction meter, from a worktree of its own (as bench:compare counts its
+// base, so an old commit is backfilled alike), its points kept in the store.
+
+const crypto = require('node:crypto')
+const { checkOutBase } = require('../measure/trees')
+const { countTargets, describeMeter, DEFAULTS: PROTOCOL } = require('../measure/instructions')
+const { checkMeter } = require('../measure/instruction-tools')
+const { describeCountingMachine } = require('../measure/meter-context')
+const { countOf } = require('../judge/instructions')
+const { TARGETS, targetsIn } = require('../protocol/targets')
+const { git } = require('../../tooling/git')
+const { UsageError } = require('../../tooling/command')
+const { addPoints } = require('./store')
+
+/**
+ * What a count was made with, and the series it belongs to: the same
+ * settings, Node, valgrind, C library and CPU as valgrind shows it make the
+ * same `series` (a hash of them), any change another.
+ */
+function meterSeries (meter) {
+  const { cpu, ...rest } = meter
+  const counted = { ...rest, cpu: cpu?.guest ?? null }
+  const series = crypto.createHash('sha256').update(JSON.stringify(counted)).digest('hex').slice(0, 12)
+  return { series, about: `Node ${meter.node}, valgrind ${meter.valgrind}, ${meter.libc ?? 'an unknown C library'}, ${counted.cpu ?? 'an unknown CPU'}` }
+}
+
+function commitOf (ref, root) {
+  try {
+    return git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: root })
+  } catch {
+    throw new UsageError(`${ref}: no such commit`)
+  }
+}
+
+/**
+ * Count `refs` (default HEAD) and keep a point a target on each commit.
+ * `count` is countTargets' shape (the tests give their own). Resolves to
+ * [{ commit, points }].
+ */
+async function recordCommits (refs, { root, targets = targetsIn('counted'), log = () => {}, count = countTargets, meter = null } = {}) {
+  const commits = (refs.length > 0 ? refs : ['HEAD']).map((ref) => ({ ref, commit: commitOf(ref, root) }))
+  const context = meter ?? { ...describeMeter(checkMeter().valgrind, PROTOCOL), ...describeCountingMachine() }
+  const { series, about } = meterSeries(context)
+  log(`record: ${targets.join(', ')} of ${commits.length} commit(s), series ${series} (${about})`)
+  const recorded = []
+  for (const { ref, commit } of commits) {
+    const checkout = checkOutBase(commit, { root, log })
+    try {
+      const counts = await count(targets, TARGETS, { trees: { head: checkout.dir }, protocol: context.protocol ?? PROTOCOL })
+      const points = targets.map((target) => ({ series, about, target, instructionsPerRequest: countOf(counts.head[target].windows) }))
+      addPoints(commit, points, { root })
+      log(`record: ${ref} (${commit.slice(0, 12)}): ${points.map((p) => `${p.target} ${Math.round(p.instructionsPerRequest)}`).join(', ')}`)
+      recorded.push({ commit, points })
+    } finally {
+      checkout.remove()
+    }
+  }
+  return recorded
+}
+
+module.exports = { recordCommits, meterSeries }

@@ -1,0 +1,69 @@
+'use strict'
+
+// The stored history as series, in the order of a branch's first-parent
+// commits, and each series' change points named by the commits on either
+// side. A change point is not confirmed here: `bench:compare --base BEFORE`
+// run on AFTER, with the instruction meter, is what confirms one.
+
+const { git } = require('../../tooling/git')
+const { median } = require('../judge/stats')
+const { readPoints } = require('./store')
+const { describeChanges, signed } = require('./changes')
+
+/**
+ * Every series of the store under `root` along `ref`'s first parents:
+ * [{ series, about, target, commits (in order), values (a commit's median),
+ * changes: [{ ...describeChanges', before, after (commits), between
+ * (commits on the branch between them, not recorded) }] }].
+ */
+function historyReport ({ root, ref = 'HEAD', points = readPoints({ root }) }) {
+  const order = git(['rev-list', '--first-parent', '--reverse', ref], { cwd: root }).split('\n')
+  const position = new Map(order.map((commit, i) => [commit, i]))
+  const groups = new Map()
+  for (const point of points.filter((p) => position.has(p.commit))) {
+    const key = `${point.series} ${point.target}`
+    if (!groups.has(key)) groups.set(key, { series: point.series, about: point.about, target: point.target, byCommit: new Map() })
+    const byCommit = groups.get(key).byCommit
+    if (!byCommit.has(point.commit)) byCommit.set(point.commit, [])
+    byCommit.get(point.commit).push(point.instructionsPerRequest)
+  }
+  return [...groups.values()].map(({ byCommit, ...group }) => {
+    const commits = [...byCommit.keys()].sort((a, b) => position.get(a) - position.get(b))
+    const values = commits.map((commit) => median(byCommit.get(commit)))
+    const changes = describeChanges(values).map((change) => {
+      const [before, after] = [commits[change.index - 1], commits[change.index]]
+      return { ...change, before: { ...change.before, commit: before }, after: { ...change.after, commit: after }, between: position.get(after) - position.get(before) - 1 }
+    })
+    return { ...group, commits, values, changes }
+  }).sort((a, b) => `${a.target} ${a.series}`.localeCompare(`${b.target} ${b.series}`))
+}
+
+const short = (commit) => commit.slice(0, 12)
+
+function sizeOf ({ shift: { percent, percentInterval } }) {
+  return `${signed(percent)} % (${signed(percentInterval[0])} to ${signed(percentInterval[1])} %)`
+}
+
+function betweenText (change) {
+  return change.between === 0 ? 'adjacent' : `${change.between} commit(s) between, not recorded: bisect them`
+}
+
+/** The report as text, a series a paragraph. */
+function formatReport (report) {
+  if (report.length === 0) return 'bench:history: no point recorded on this branch yet (npm run bench:history -- record)\n'
+  return report.map((series) => [
+    `${series.target}, series ${series.series} (${series.about}): ${series.commits.length} commits recorded, ${series.changes.length} change point(s)`,
+    ...series.changes.map((change) => `  ${short(change.before.commit)} -> ${short(change.after.commit)} (${betweenText(change)}): ` +
+      `${sizeOf(change)}, p = ${change.pValue.toFixed(3)}, not confirmed: bench:compare --base ${short(change.before.commit)} --meter instructions on ${short(change.after.commit)}`)
+  ].join('\n')).join('\n\n') + '\n'
+}
+
+/** The report as a Markdown table, a change point a row. */
+function formatMarkdown (report) {
+  const rows = report.flatMap((series) => series.changes.map((change) =>
+    `| ${series.target} | ${series.series} | \`${short(change.before.commit)}\` | \`${short(change.after.commit)}\` | ${change.between} | ${sizeOf(change)} | ${change.pValue.toFixed(3)} | not confirmed |`))
+  return ['| target | series | before | after | between | size | p | confirmed |', '|---|---|---|---|---|---|---|---|', ...rows].join('\n') + '\n' +
+    (rows.length === 0 ? `\nNo change point in ${report.length} series.\n` : '')
+}
+
+module.exports = { historyReport, formatReport, formatMarkdown }

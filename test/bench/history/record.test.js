@@ -1,0 +1,74 @@
+'use strict'
+
+// bench:history's record and report on a throwaway repository: each commit
+// counted from a worktree of its own and kept as notes, then read back as
+// series along the branch, a change point named by the commits on either
+// side. The count is the test's own (the instruction meter's is
+// test/bench/instruction-meter-run.test.js's).
+
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { ROOT } = require('../../../tooling/repo')
+const { gitIn } = require('../../throwaway-repository')
+const { recordCommits, meterSeries } = require('../../../bench/history/record')
+const { historyReport, formatReport, formatMarkdown } = require('../../../bench/history/report')
+const { readPoints } = require('../../../bench/history/store')
+
+const METER = { node: 'v26.12.1', valgrind: '3.19.0', libc: 'glibc 2.36', cpu: { host: 'a host', guest: 'AMD family 0x17' }, protocol: {} }
+
+// A repository of `commits` commits, each with the project's lockfile (so
+// a worktree links node_modules); its ids in order.
+function repository (t, commits) {
+  const dir = t.testdir({})
+  gitIn(dir, 'init', '-q', '-b', 'main')
+  fs.copyFileSync(path.join(ROOT, 'package-lock.json'), path.join(dir, 'package-lock.json'))
+  for (let i = 1; i <= commits; i++) {
+    fs.writeFileSync(path.join(dir, 'version'), `${i}\n`)
+    gitIn(dir, 'add', '.')
+    gitIn(dir, 'commit', '-q', '-m', `commit ${i}`)
+  }
+  return { dir, ids: gitIn(dir, 'rev-list', '--reverse', 'HEAD').split('\n') }
+}
+
+t.test('record counts each commit from a worktree of its own, and keeps its points', async (t) => {
+  const { dir, ids } = repository(t, 3)
+  const seen = []
+  const count = async (targets, definitions, { trees }) => {
+    const version = fs.readFileSync(path.join(trees.head, 'version'), 'utf8').trim()
+    seen.push({ tree: trees.head, version })
+    return { head: Object.fromEntries(targets.map((target) => [target, { windows: [1000 * Number(version) + 5, 1000 * Number(version)] }])) }
+  }
+  const recorded = await recordCommits(['HEAD~2', 'HEAD'], { root: dir, targets: ['fixed', 'fast'], count, meter: METER })
+  t.same(seen.map((s) => s.version), ['1', '3'], 'each ref\'s own tree')
+  t.ok(seen.every((s) => s.tree !== dir && !fs.existsSync(s.tree)), 'worktrees apart from the clone, removed after')
+  t.same(recorded.map((r) => r.commit), [ids[0], ids[2]])
+  const { series } = meterSeries(METER)
+  t.same(readPoints({ root: dir }).map((p) => [p.commit, p.target, p.instructionsPerRequest, p.series]).sort(), [
+    [ids[0], 'fast', 1000, series], [ids[0], 'fixed', 1000, series], [ids[2], 'fast', 3000, series], [ids[2], 'fixed', 3000, series]
+  ].sort(), 'the lowest window, as the gates read a count')
+})
+
+t.test('a series is what it was counted with: another Node or CPU starts another', async (t) => {
+  const { series } = meterSeries(METER)
+  t.equal(meterSeries({ ...METER, cpu: { ...METER.cpu, host: 'another host' } }).series, series, 'the host, which valgrind does not show the code, is not part of it')
+  t.not(meterSeries({ ...METER, node: 'v26.13.0' }).series, series)
+  t.not(meterSeries({ ...METER, cpu: { ...METER.cpu, guest: 'Intel family 0x6' } }).series, series)
+})
+
+t.test('the report: a change point between the commits on either side, unrecorded ones counted', async (t) => {
+  const { dir, ids } = repository(t, 44)
+  // Commits 0 to 39 recorded, 40 to 42 not, 43 recorded; a +0.2 % shift from 20 on.
+  const recorded = [...ids.slice(0, 40), ids[43]]
+  const points = recorded.map((commit, i) => ({ commit, series: 's1', about: 'a meter', target: 'fixed', instructionsPerRequest: (i >= 20 ? 70140 : 70000) + (i % 3) }))
+  const [report] = historyReport({ root: dir, points })
+  t.equal(report.commits.length, 41)
+  t.match(report.changes, [{ index: 20, before: { commit: ids[19] }, after: { commit: ids[20] }, between: 0 }])
+  t.ok(Math.abs(report.changes[0].shift.percent - 0.2) < 0.01, `+0.2 %: ${report.changes[0].shift.percent}`)
+  t.match(formatReport([report]), new RegExp(`^fixed, series s1 \\(a meter\\): 41 commits recorded, 1 change point\\(s\\)\\n  ${ids[19].slice(0, 12)} -> ${ids[20].slice(0, 12)} \\(adjacent\\): \\+0\\.2\\d* % .*, not confirmed: `))
+  t.match(formatMarkdown([report]), `| fixed | s1 | \`${ids[19].slice(0, 12)}\` | \`${ids[20].slice(0, 12)}\` | 0 |`)
+  const late = recorded.map((commit, i) => ({ commit, series: 's1', about: 'a meter', target: 'fixed', instructionsPerRequest: (i >= 40 ? 70140 : 70000) }))
+  const lateChange = historyReport({ root: dir, points: [...late, ...late.slice(-1).map((p) => ({ ...p, commit: ids[42] }))] })[0].changes
+  t.match(lateChange, [{ before: { commit: ids[39] }, after: { commit: ids[42] }, between: 2 }], 'two commits between, not recorded')
+  t.equal(formatReport([]), 'bench:history: no point recorded on this branch yet (npm run bench:history -- record)\n')
+})
