@@ -5,13 +5,12 @@
 // base, so an old commit is backfilled alike), its points kept in the store.
 
 const crypto = require('node:crypto')
-const { checkOutBase } = require('../measure/trees')
+const { checkOutBase, commitOf } = require('../measure/trees')
 const { countTargets, describeMeter, DEFAULTS: PROTOCOL } = require('../measure/instructions')
 const { checkMeter } = require('../measure/instruction-tools')
 const { describeCountingMachine } = require('../measure/meter-context')
 const { countOf } = require('../judge/instructions')
 const { TARGETS, targetsIn } = require('../protocol/targets')
-const { git } = require('../../tooling/git')
 const { UsageError } = require('../../tooling/command')
 const { addPoints } = require('./store')
 
@@ -27,21 +26,17 @@ function meterSeries (meter) {
   return { series, about: `Node ${meter.node}, valgrind ${meter.valgrind}, ${meter.libc ?? 'an unknown C library'}, ${counted.cpu ?? 'an unknown CPU'}` }
 }
 
-function commitOf (ref, root) {
-  try {
-    return git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: root })
-  } catch {
-    throw new UsageError(`${ref}: no such commit`)
-  }
-}
-
 /**
  * Count `refs` (default HEAD) and keep a point a target on each commit.
  * `count` is countTargets' shape (the tests give their own). Resolves to
  * [{ commit, points }].
  */
 async function recordCommits (refs, { root, targets = targetsIn('counted'), log = () => {}, count = countTargets, meter = null } = {}) {
-  const commits = (refs.length > 0 ? refs : ['HEAD']).map((ref) => ({ ref, commit: commitOf(ref, root) }))
+  const commits = (refs.length > 0 ? refs : ['HEAD']).map((ref) => {
+    const commit = commitOf(ref, root)
+    if (commit === null) throw new UsageError(`${ref}: no such commit`)
+    return { ref, commit }
+  })
   const context = meter ?? { ...describeMeter(checkMeter().valgrind, PROTOCOL), ...describeCountingMachine() }
   const { series, about } = meterSeries(context)
   log(`record: ${targets.join(', ')} of ${commits.length} commit(s), series ${series} (${about})`)

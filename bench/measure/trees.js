@@ -140,4 +140,4 @@ function npmOutcome ({ status, signal, error }) {
 }
 
 // installDependencies is exported for test/windows/base-install.js, which has no git.
-module.exports = { resolveBase, checkOutBase, installDependencies }
+module.exports = { resolveBase, commitOf, checkOutBase, installDependencies }
