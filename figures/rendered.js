@@ -39,18 +39,16 @@ function blocksIn (text) {
 
 // Returns the pages that changed, relative to `root`.
 function renderPages ({ root = ROOT, records = readRecords() } = {}) {
+  const figuresPage = path.relative(ROOT, PAGE_FILE).split(path.sep).join('/')
   const changed = []
-  const write = (page, next) => {
+  for (const page of PAGES()) {
     const file = path.join(root, page)
-    if (fs.readFileSync(file, 'utf8') === next) return
+    if (!fs.existsSync(file)) continue
+    const text = fs.readFileSync(file, 'utf8')
+    const next = page === figuresPage ? renderPage(records, mainLine()) : renderBlocks(text, page)
+    if (next === text) continue
     fs.writeFileSync(file, next)
     changed.push(page)
-  }
-  for (const page of PAGES()) {
-    if (!fs.existsSync(path.join(root, page))) continue
-    const figuresPage = path.relative(ROOT, PAGE_FILE).split(path.sep).join('/')
-    const text = fs.readFileSync(path.join(root, page), 'utf8')
-    write(page, page === figuresPage ? renderPage(records, mainLine()) : renderBlocks(text, page))
   }
   return changed
 }
