@@ -2,37 +2,78 @@
 
 // Change points of a series by E-divisive means (Matteson and James, 2014),
 // written here since npm has none: split where the energy distance between
-// the two sides peaks, keep it if no shuffle does as well, repeat per part.
+// the two sides peaks, keep the split if it stands, repeat per part.
+//
+// Whether a split stands: by default Student's t-test between its two sides,
+// as Apache Otava decides (Fleming et al., ICPE 2023), which can show a
+// change in a few points of a count that barely moves; or, as the paper
+// does, by shuffles: no shuffle of the parts may split as well, which needs
+// dozens of points (four points give no p under 1/3).
 
-// A split stands where none of 199 shuffles does as well (p = 1/200), held
-// strict since a history is tested again on each side of every change.
+const { studentTTest } = require('../judge/stats')
+
+const TESTS = ['student', 'permutation']
+// Otava's default threshold; a history is tested again on each side of
+// every change, so each test is held strict.
+const ALPHA = 0.001
 const PERMUTATIONS = 199
-const ALPHA = 1 / (PERMUTATIONS + 1)
+const PERMUTATION_ALPHA = 1 / (PERMUTATIONS + 1)
 const MIN_SIZE = 2
 const SEED = 0x5eed
 
-// [{ index (the first point after the change), qHat, probability }], in series order.
-function findChangePoints (series, { alpha = ALPHA, permutations = PERMUTATIONS, seed = SEED } = {}) {
+/**
+ * [{ index (the first point after the change), qHat, probability }], in
+ * series order. `test`: 'student' (alpha 0.001) or 'permutation' (alpha
+ * 1/200, `permutations` shuffles from `seed`).
+ */
+function findChangePoints (series, { test = 'student', alpha, permutations = PERMUTATIONS, seed = SEED } = {}) {
+  if (!TESTS.includes(test)) throw new TypeError(`test: one of ${TESTS.join(', ')}`)
+  const threshold = alpha ?? (test === 'student' ? ALPHA : PERMUTATION_ALPHA)
   const values = Float64Array.from(series)
   const random = generator(seed)
   const found = []
   const best = new Map()
   for (;;) {
-    const bounds = [0, ...found.map((point) => point.index).sort((a, b) => a - b), values.length]
-    const windows = bounds.slice(1).map((end, i) => [bounds[i], end])
+    const windows = partsBetween(found, values.length)
     let candidate = null
+    let part = null
     for (const [from, to] of windows) {
       const key = `${from}-${to}`
       if (!best.has(key)) best.set(key, bestSplit(values.subarray(from, to), from))
       const split = best.get(key)
-      if (split && (!candidate || split.qHat > candidate.qHat)) candidate = split
+      if (split && (!candidate || split.qHat > candidate.qHat)) [candidate, part] = [split, [from, to]]
     }
     if (!candidate) break
-    const probability = permutationProbability(values, windows, candidate.qHat, permutations, random)
-    if (probability > alpha) break
+    const probability = test === 'student'
+      ? tTestAt(values, candidate.index, part)
+      : permutationProbability(values, windows, candidate.qHat, permutations, random)
+    if (probability > threshold) break
     found.push({ ...candidate, probability })
   }
-  return found.sort((a, b) => a.index - b.index)
+  return test === 'student' ? merge(values, found, threshold) : found.sort((a, b) => a.index - b.index)
+}
+
+function partsBetween (points, length) {
+  const bounds = [0, ...points.map((point) => point.index).sort((a, b) => a - b), length]
+  return bounds.slice(1).map((end, i) => [bounds[i], end])
+}
+
+function tTestAt (values, index, [from, to]) {
+  return studentTTest(values.subarray(from, index), values.subarray(index, to)).p
+}
+
+// Otava's merge: each change point tested again between its neighbours, the
+// weakest dropped while it does not stand (a split found early may not hold
+// once the parts beside it are cut).
+function merge (values, found, threshold) {
+  const points = [...found].sort((a, b) => a.index - b.index)
+  for (;;) {
+    const bounds = [0, ...points.map((point) => point.index), values.length]
+    points.forEach((point, i) => { point.probability = tTestAt(values, point.index, [bounds[i], bounds[i + 2]]) })
+    const weakest = points.reduce((worst, point) => worst === null || point.probability > worst.probability ? point : worst, null)
+    if (weakest === null || weakest.probability <= threshold) return points
+    points.splice(points.indexOf(weakest), 1)
+  }
 }
 
 function bestSplit (values, offset) {
@@ -104,4 +145,4 @@ function generator (seed) {
   }
 }
 
-module.exports = { findChangePoints, qHat, ALPHA, PERMUTATIONS, MIN_SIZE }
+module.exports = { findChangePoints, qHat, TESTS, ALPHA, PERMUTATIONS, PERMUTATION_ALPHA, MIN_SIZE }

@@ -7,8 +7,9 @@
 const fs = require('node:fs')
 const { runAsProcess, parseCommandLine, UsageError } = require('../../tooling/command')
 const { ROOT } = require('../../tooling/repo')
-const { ALPHA, PERMUTATIONS, MIN_SIZE } = require('./change-points')
-const { describeChanges, formatChange } = require('./changes')
+const { ALPHA, PERMUTATIONS, MIN_SIZE, TESTS } = require('./change-points')
+const { describeChanges, formatChange, WEAK_ALPHA } = require('./changes')
+const { confirmChanges } = require('./confirm')
 const { historyReport, formatReport, formatMarkdown } = require('./report')
 const { recordCommits } = require('./record')
 const { pushHistory } = require('./store')
@@ -16,25 +17,29 @@ const { TARGETS } = require('../protocol/targets')
 
 const USAGE = `Usage: npm run bench:history -- [--json | --markdown] [--ref REF]
        npm run bench:history -- record [REF...] [--targets LIST] [--push REMOTE]
-       npm run bench:history -- changes FILE [--json]
+       npm run bench:history -- confirm [--ref REF] [--push REMOTE]
+       npm run bench:history -- changes FILE [--json] [--test student|permutation]
 
 With no subcommand: each series of the stored history (git notes under
 refs/notes/bench-history) along REF's first parents (default HEAD), and
 its change points, each with the commits on either side, its size in %
-with a 95 % interval, and its p-value. A change point is shown as not
-confirmed: bench:compare --base BEFORE --meter instructions on AFTER
-confirms it.
+with a 95 % interval, its p-value, and whether an A/B confirmed it. A
+weak change point (p under ${WEAK_ALPHA}, not ${ALPHA}) is shown to be measured.
 record counts each REF (default HEAD) with the instruction meter, from a
-worktree of its own, and keeps a point a target on its commit; --push
-merges the remote's history and pushes it.
+worktree of its own, and keeps a point a target on its commit.
+confirm measures each change point not yet confirmed, of the series this
+machine counts: unrecorded commits between its sides bisected with the
+meter (each count kept), then an A/B of the two adjacent commits.
+--push merges the remote's history and pushes it.
 changes: the change points of FILE, a JSON array of numbers in the order
-they were measured, by E-divisive means (Matteson and James, 2014): where
-the points before and after differ most, kept where none of ${PERMUTATIONS}
-shuffles does as well (p = ${ALPHA}), then again on each side; a change needs
-${MIN_SIZE} points on either side. --json: a JSON array, one object per change
-point: { index (0-based, the first point after it), pValue, qHat, before:
-{ from, to, median }, after: { ... }, shift: { difference, interval,
-percent, percentInterval } } (from and to: indices, to excluded).
+they were measured, by E-divisive means (Matteson and James, 2014): the
+split where the points before and after differ most, kept where Student's
+t-test between its sides gives p under ${ALPHA} (as Apache Otava does), or
+with --test permutation where none of ${PERMUTATIONS} shuffles splits as well;
+then again on each side; a side needs ${MIN_SIZE} points. --json: a JSON array,
+one object per change point: { index (0-based, the first point after it),
+weak, pValue, qHat, before: { from, to, median }, after: { ... }, shift:
+{ difference, interval, percent, percentInterval } } (to excluded).
 `
 
 function readSeries (file) {
@@ -60,12 +65,14 @@ async function main (argv, { stdout }) {
     markdown: { type: 'boolean', default: false },
     ref: { type: 'string', default: 'HEAD' },
     targets: { type: 'string' },
-    push: { type: 'string' }
+    push: { type: 'string' },
+    test: { type: 'string', default: 'student' }
   }, { positionals: true })
   const [subcommand, ...rest] = positionals
   if (subcommand === 'changes') return changes(rest, values, stdout)
   if (subcommand === 'record') return record(rest, values, stdout)
-  if (subcommand !== undefined) throw new UsageError(`unknown subcommand "${subcommand}": record, changes, or none for the report`)
+  if (subcommand === 'confirm') return confirm(rest, values, stdout)
+  if (subcommand !== undefined) throw new UsageError(`unknown subcommand "${subcommand}": record, confirm, changes, or none for the report`)
   const report = historyReport({ root: ROOT, ref: values.ref })
   stdout.write(values.json ? JSON.stringify(report, null, 2) + '\n' : values.markdown ? formatMarkdown(report) : formatReport(report))
   return 0
@@ -74,8 +81,9 @@ async function main (argv, { stdout }) {
 function changes ([file, ...rest], values, stdout) {
   if (file === undefined) throw new UsageError('changes needs a FILE')
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
+  if (!TESTS.includes(values.test)) throw new UsageError(`--test: one of ${TESTS.join(', ')}`)
   const series = readSeries(file)
-  const found = describeChanges(series)
+  const found = describeChanges(series, { test: values.test })
   if (values.json) stdout.write(JSON.stringify(found, null, 2) + '\n')
   else stdout.write(found.length === 0 ? `no change point in ${series.length} points\n` : found.map(formatChange).join('\n') + '\n')
   return 0
@@ -85,7 +93,18 @@ async function record (refs, values, stdout) {
   const targets = values.targets?.split(',').map((name) => name.trim())
   for (const target of targets ?? []) if (!TARGETS[target]) throw new UsageError(`--targets: unknown target "${target}"`)
   await recordCommits(refs, { root: ROOT, targets, log: (line) => stdout.write(line + '\n') })
-  if (values.push) stdout.write(`record: pushed to ${values.push} in ${pushHistory(values.push, { root: ROOT })} tr(ies)\n`)
+  return push(values, stdout)
+}
+
+async function confirm (rest, values, stdout) {
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
+  await confirmChanges({ root: ROOT, ref: values.ref, log: (line) => stdout.write(line + '\n') })
+  stdout.write('\n' + formatReport(historyReport({ root: ROOT, ref: values.ref })))
+  return push(values, stdout)
+}
+
+function push (values, stdout) {
+  if (values.push) stdout.write(`bench:history: pushed to ${values.push} in ${pushHistory(values.push, { root: ROOT })} tr(ies)\n`)
   return 0
 }
 

@@ -26,6 +26,11 @@ function meterSeries (meter) {
   return { series, about: `Node ${meter.node}, valgrind ${meter.valgrind}, ${meter.libc ?? 'an unknown C library'}, ${counted.cpu ?? 'an unknown CPU'}` }
 }
 
+// What this machine counts with (the tests give their own `meter`).
+function countingContext (meter = null) {
+  return meter ?? { ...describeMeter(checkMeter().valgrind, PROTOCOL), ...describeCountingMachine() }
+}
+
 /**
  * Count `refs` (default HEAD) and keep a point a target on each commit.
  * `count` is countTargets' shape (the tests give their own). Resolves to
@@ -37,7 +42,7 @@ async function recordCommits (refs, { root, targets = targetsIn('counted'), log 
     if (commit === null) throw new UsageError(`${ref}: no such commit`)
     return { ref, commit }
   })
-  const context = meter ?? { ...describeMeter(checkMeter().valgrind, PROTOCOL), ...describeCountingMachine() }
+  const context = countingContext(meter)
   const { series, about } = meterSeries(context)
   log(`record: ${targets.join(', ')} of ${commits.length} commit(s), series ${series} (${about})`)
   const recorded = []
@@ -56,4 +61,4 @@ async function recordCommits (refs, { root, targets = targetsIn('counted'), log 
   return recorded
 }
 
-module.exports = { recordCommits, meterSeries }
+module.exports = { recordCommits, meterSeries, countingContext }

@@ -2,25 +2,28 @@
 
 // The stored history as series, in the order of a branch's first-parent
 // commits, and each series' change points named by the commits on either
-// side. A change point is not confirmed here: `bench:compare --base BEFORE`
-// run on AFTER, with the instruction meter, is what confirms one.
+// side, with the A/B that confirmed one where confirm.js ran it.
 
 const { git } = require('../../tooling/git')
 const { median } = require('../judge/stats')
-const { readPoints } = require('./store')
-const { describeChanges, signed } = require('./changes')
+const { readLines } = require('./store')
+const { describeChanges, signed, formatP } = require('./changes')
+
+const firstParents = (root, ref) => git(['rev-list', '--first-parent', '--reverse', ref], { cwd: root }).split('\n')
 
 /**
  * Every series of the store under `root` along `ref`'s first parents:
  * [{ series, about, target, commits (in order), values (a commit's median),
  * changes: [{ ...describeChanges', before, after (commits), between
- * (commits on the branch between them, not recorded) }] }].
+ * (commits on the branch between them, not recorded), confirmation (the
+ * A/B's line, or null) }] }].
  */
-function historyReport ({ root, ref = 'HEAD', points = readPoints({ root }) }) {
-  const order = git(['rev-list', '--first-parent', '--reverse', ref], { cwd: root }).split('\n')
+function historyReport ({ root, ref = 'HEAD', lines = readLines({ root }) }) {
+  const order = firstParents(root, ref)
   const position = new Map(order.map((commit, i) => [commit, i]))
+  const confirmations = lines.filter((line) => line.kind === 'confirmation')
   const groups = new Map()
-  for (const point of points.filter((p) => position.has(p.commit))) {
+  for (const point of lines.filter((line) => line.kind === undefined && position.has(line.commit))) {
     const key = `${point.series} ${point.target}`
     if (!groups.has(key)) groups.set(key, { series: point.series, about: point.about, target: point.target, byCommit: new Map() })
     const byCommit = groups.get(key).byCommit
@@ -32,7 +35,9 @@ function historyReport ({ root, ref = 'HEAD', points = readPoints({ root }) }) {
     const values = commits.map((commit) => median(byCommit.get(commit)))
     const changes = describeChanges(values).map((change) => {
       const [before, after] = [commits[change.index - 1], commits[change.index]]
-      return { ...change, before: { ...change.before, commit: before }, after: { ...change.after, commit: after }, between: position.get(after) - position.get(before) - 1 }
+      const confirmation = confirmations.find((line) => line.commit === after && line.before === before &&
+        line.series === group.series && line.target === group.target) ?? null
+      return { ...change, before: { ...change.before, commit: before }, after: { ...change.after, commit: after }, between: position.get(after) - position.get(before) - 1, confirmation }
     })
     return { ...group, commits, values, changes }
   }).sort((a, b) => `${a.target} ${a.series}`.localeCompare(`${b.target} ${b.series}`))
@@ -45,25 +50,34 @@ function sizeOf ({ shift: { percent, percentInterval } }) {
 }
 
 function betweenText (change) {
-  return change.between === 0 ? 'adjacent' : `${change.between} commit(s) between, not recorded: bisect them`
+  return change.between === 0 ? 'adjacent' : `${change.between} commit(s) between, not recorded`
+}
+
+/** What the A/B said of a change point, or what to run. */
+function confirmationText ({ confirmation }) {
+  if (confirmation === null) return 'not confirmed: npm run bench:history -- confirm'
+  const ab = `A/B ${confirmation.verdict}, ${signed(confirmation.change * 100)} %`
+  return confirmation.confirmed ? `confirmed (${ab})` : `not confirmed (${ab})`
 }
 
 /** The report as text, a series a paragraph. */
 function formatReport (report) {
   if (report.length === 0) return 'bench:history: no point recorded on this branch yet (npm run bench:history -- record)\n'
   return report.map((series) => [
-    `${series.target}, series ${series.series} (${series.about}): ${series.commits.length} commits recorded, ${series.changes.length} change point(s)`,
-    ...series.changes.map((change) => `  ${short(change.before.commit)} -> ${short(change.after.commit)} (${betweenText(change)}): ` +
-      `${sizeOf(change)}, p = ${change.pValue.toFixed(3)}, not confirmed: bench:compare --base ${short(change.before.commit)} --meter instructions on ${short(change.after.commit)}`)
+    `${series.target}, series ${series.series} (${series.about}): ${series.commits.length} commits recorded, ` +
+      `${series.changes.filter((c) => !c.weak).length} change point(s), ${series.changes.filter((c) => c.weak).length} weak`,
+    ...series.changes.map((change) => `  ${change.weak ? 'weak ' : ''}${short(change.before.commit)} -> ${short(change.after.commit)} (${betweenText(change)}): ` +
+      `${sizeOf(change)}, p = ${formatP(change.pValue)}, ${confirmationText(change)}`)
   ].join('\n')).join('\n\n') + '\n'
 }
 
 /** The report as a Markdown table, a change point a row. */
 function formatMarkdown (report) {
   const rows = report.flatMap((series) => series.changes.map((change) =>
-    `| ${series.target} | ${series.series} | \`${short(change.before.commit)}\` | \`${short(change.after.commit)}\` | ${change.between} | ${sizeOf(change)} | ${change.pValue.toFixed(3)} | not confirmed |`))
+    `| ${series.target} | ${series.series} | \`${short(change.before.commit)}\` | \`${short(change.after.commit)}\` | ${change.between} | ${sizeOf(change)} | ` +
+    `${formatP(change.pValue)}${change.weak ? ' (weak)' : ''} | ${confirmationText(change)} |`))
   return ['| target | series | before | after | between | size | p | confirmed |', '|---|---|---|---|---|---|---|---|', ...rows].join('\n') + '\n' +
     (rows.length === 0 ? `\nNo change point in ${report.length} series.\n` : '')
 }
 
-module.exports = { historyReport, formatReport, formatMarkdown }
+module.exports = { historyReport, formatReport, formatMarkdown, firstParents }

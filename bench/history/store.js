@@ -36,10 +36,11 @@ function addPoints (commit, points, { root }) {
 }
 
 /**
- * Every point kept, each with its `commit`: [{ commit, ...point }], read in
- * one git process however many commits carry a note.
+ * Every line kept, each with its `commit`: [{ commit, ...line }], read in
+ * one git process however many commits carry a note. A line with a `kind`
+ * is not a count: 'confirmation' is an A/B's verdict (confirm.js).
  */
-function readPoints ({ root }) {
+function readLines ({ root }) {
   const listed = git(root, ['notes', `--ref=${NOTES}`, 'list'], { allowFailure: true })
   if (listed.status !== 0) return []
   const notes = listed.stdout.split('\n').filter(Boolean).map((line) => line.split(' '))
@@ -57,6 +58,8 @@ function readPoints ({ root }) {
   }
   return points
 }
+
+const readPoints = ({ root }) => readLines({ root }).filter((line) => line.kind === undefined)
 
 /**
  * `remote`'s history merged into this clone's, as the union of both: what
@@ -82,4 +85,4 @@ function pushHistory (remote, { root, tries = 5 }) {
   throw new Error(`${remote} refused ${NOTES_REF} ${tries} times: another runner kept pushing meanwhile`)
 }
 
-module.exports = { NOTES_REF, addPoints, readPoints, mergeFrom, pushHistory, pointLine }
+module.exports = { NOTES_REF, addPoints, readLines, readPoints, mergeFrom, pushHistory, pointLine }

@@ -101,6 +101,60 @@ function binomial (n, k) {
   return Math.round(result)
 }
 
+// Student's two-sample t-test, two-sided, on two sides' means and standard deviations, as Apache Otava
+// decides a change point (scipy's ttest_ind_from_stats with equal variances); the p-value through the
+// regularized incomplete beta function (Numerical Recipes, 3rd ed., section 6.4).
+function studentTTest (left, right) {
+  const [n, m] = [left.length, right.length]
+  if (n + m <= 2) return { t: 0, p: 1 }
+  const [meanLeft, meanRight] = [mean(left), mean(right)]
+  const squares = (values, centre) => values.reduce((sum, v) => sum + (v - centre) ** 2, 0)
+  const degrees = n + m - 2
+  const pooled = (squares(left, meanLeft) + squares(right, meanRight)) / degrees
+  const error = Math.sqrt(pooled * (1 / n + 1 / m))
+  if (error === 0) return { t: meanLeft === meanRight ? 0 : Infinity, p: meanLeft === meanRight ? 1 : 0 }
+  const t = (meanRight - meanLeft) / error
+  return { t, p: incompleteBeta(degrees / (degrees + t * t), degrees / 2, 0.5) }
+}
+
+function incompleteBeta (x, a, b) {
+  if (x <= 0) return 0
+  if (x >= 1) return 1
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x))
+  return x < (a + 1) / (a + b + 2) ? front * betaFraction(x, a, b) / a : 1 - front * betaFraction(1 - x, b, a) / b
+}
+
+// The continued fraction of the incomplete beta, by Lentz's method.
+function betaFraction (x, a, b) {
+  const tiny = 1e-300
+  let c = 1
+  let d = 1 - (a + b) * x / (a + 1)
+  d = 1 / (Math.abs(d) < tiny ? tiny : d)
+  let h = d
+  for (let k = 1; k <= 300; k++) {
+    for (const term of [k * (b - k) * x / ((a + 2 * k - 1) * (a + 2 * k)), -(a + k) * (a + b + k) * x / ((a + 2 * k) * (a + 2 * k + 1))]) {
+      d = 1 + term * d
+      d = 1 / (Math.abs(d) < tiny ? tiny : d)
+      c = 1 + term / c
+      if (Math.abs(c) < tiny) c = tiny
+      h *= d * c
+    }
+    if (Math.abs(d * c - 1) < 1e-15) break
+  }
+  return h
+}
+
+// Lanczos' approximation (g = 7, nine terms), good to 15 digits for x > 0.
+const LANCZOS = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7]
+function logGamma (x) {
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x)
+  let sum = LANCZOS[0]
+  for (let i = 1; i < LANCZOS.length; i++) sum += LANCZOS[i] / (x - 1 + i)
+  const t = x - 0.5 + 7
+  return 0.5 * Math.log(2 * Math.PI) + (x - 0.5) * Math.log(t) - t + Math.log(sum)
+}
+
 function spread (values) {
   const finite = values.filter((v) => Number.isFinite(v) && v > 0)
   if (finite.length < 2) return null
@@ -195,4 +249,4 @@ function boundary (values, isAbove) {
   return (below + above) / 2
 }
 
-module.exports = { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, binomial, shareOfAlpha, smallestPermutationP, pairedChange, signFlipPValue, signedRankPValue, MAX_SIGN_FLIP_ROUNDS, spread, summarizeTargets, medianRound }
+module.exports = { median, pairedRatio, evaluateRatios, compareWithBaseline, permutationPValue, binomial, shareOfAlpha, smallestPermutationP, pairedChange, signFlipPValue, signedRankPValue, MAX_SIGN_FLIP_ROUNDS, studentTTest, spread, summarizeTargets, medianRound }

@@ -1,16 +1,20 @@
 'use strict'
 
-// bench/history/change-points.js: E-divisive means, held to another
-// implementation's published test series (MongoDB's
+// bench/history/change-points.js: E-divisive means, held to two other
+// implementations' published test series (MongoDB's
 // signal-processing-algorithms, tests/test_detection.py and
-// tests/test_perf_1635.py), and to what a history needs of it: the same
-// answer on every run, a step found at its place, none where there is none.
+// tests/test_perf_1635.py, with the shuffles; Apache Otava's
+// tests/analysis_test.py, with Student's test), and to what a history needs
+// of it: the same answer on every run, a step found at its place, none
+// where there is none.
 
 const t = require('tap')
-const { findChangePoints, qHat } = require('../../../bench/history/change-points')
+const { findChangePoints: find, qHat } = require('../../../bench/history/change-points')
+const { studentTTest } = require('../../../bench/judge/stats')
 
 const fill = (length, value) => new Array(length).fill(value)
 const indices = (points) => points.map((point) => point.index)
+const findChangePoints = (series, options = {}) => find(series, { test: 'permutation', ...options })
 
 t.test("MongoDB's series: the same change points, and the same qHat where it prints it", async (t) => {
   t.same(indices(findChangePoints([...fill(15, 50), ...fill(15, 100)])), [15], 'a simple regression')
@@ -66,6 +70,32 @@ t.test("qHat at every split as MongoDB's canonical implementation prints it, sca
   }
 })
 
+t.test("Otava's series: the same change points and the same verdicts of its t-test", async (t) => {
+  const series = [1.02, 0.95, 0.99, 1.00, 1.12, 1.00, 1.01, 0.98, 1.01, 0.96, 0.50, 0.51, 0.48, 0.48, 0.55, 0.50, 0.49, 0.51, 0.50, 0.49]
+  t.same(indices(find(series, { alpha: 0.0001 })), [10], 'test_single_series')
+  const flat = [1.00, 1.02, 1.05, 0.95, 0.98, 1.00, 1.02, 1.05, 0.95, 0.98]
+  const { p: same } = studentTTest(flat.slice(0, 5), flat.slice(5))
+  t.ok(same > 0.99 && same < 1.01, `test_significance_tester, no change: p = ${same}`)
+  const stepped = [1.00, 1.02, 1.05, 0.95, 0.98, 0.80, 0.82, 0.85, 0.79, 0.77]
+  const { p: moved } = studentTTest(stepped.slice(0, 5), stepped.slice(5))
+  t.ok(moved > 0 && moved < 0.001, `test_significance_tester, a change: p = ${moved}`)
+})
+
+t.test("Student's t-test: scipy.stats.ttest_ind's p-values", async (t) => {
+  // scipy 1.17.1, ttest_ind(right, left), equal variances.
+  for (const [left, right, statistic, p] of [
+    [[1, 2, 3], [4, 5, 6], 3.6742346141747673, 0.021311641128756713],
+    [[5], [6, 7, 8], 1.7320508075688774, 0.22540333075851665],
+    [[1, 1.1], [3, 3.2], 18.335757415498257, 0.0029612146741151498],
+    [[10, 12, 9, 11, 13, 8, 10], [11, 14, 12, 15, 13], 2.637946717922471, 0.024821292746456756]
+  ]) {
+    const result = studentTTest(left, right)
+    t.ok(Math.abs(result.t - statistic) < 1e-9 && Math.abs(result.p / p - 1) < 1e-9, `${left} | ${right}: t ${result.t}, p ${result.p}`)
+  }
+  t.same(studentTTest([2, 2], [2, 2]), { t: 0, p: 1 }, 'no spread, no difference')
+  t.equal(studentTTest([2, 2], [3, 3]).p, 0, 'no spread, a difference')
+})
+
 // The instruction meter's own noise, measured: fixed's count (its lowest
 // window, as the gates read a side) from separate processes of the same
 // code (fixtures/meter-noise.json says how it was counted). A series of
@@ -89,13 +119,22 @@ t.test("with the instruction meter's measured noise: a +0.1 % step in 19 of 20 s
   let falseAlarms = 0
   for (let seed = 1; seed <= 20; seed++) {
     const at = 10 + (seed * 7) % 40
-    const points = findChangePoints(meterSeries(seed, 60, [[at, 0.001]]))
+    const points = find(meterSeries(seed, 60, [[at, 0.001]]))
     if (points.length === 1 && Math.abs(points[0].index - at) <= 1) found++
-    if (findChangePoints(meterSeries(1000 + seed, 60, [])).length > 0) falseAlarms++
+    if (find(meterSeries(1000 + seed, 60, [])).length > 0) falseAlarms++
   }
   t.ok(found >= 19, `${found} of 20 steps found at their commit or one away`)
   t.ok(falseAlarms <= 1, `${falseAlarms} of 20 flat series with a change point`)
-  t.same(indices(findChangePoints(meterSeries(7, 60, [[20, 0.001], [45, 0.001]]))), [20, 45], 'two steps in one series')
+  t.same(indices(find(meterSeries(7, 60, [[20, 0.001], [45, 0.001]]))), [20, 45], 'two steps in one series')
+})
+
+t.test('a sparse history: a +0.4 % step in 6 points is a change point, in 4 a weak one the shuffles cannot see', async (t) => {
+  const six = meterSeries(11, 6, [[3, 0.004]])
+  t.same(indices(find(six)), [3])
+  t.same(findChangePoints(six), [], 'six points give the shuffles no p under 1/20')
+  const four = meterSeries(11, 4, [[2, 0.004]])
+  const weak = find(four, { alpha: 0.01 })
+  t.same(indices(weak), [2], `p = ${weak[0]?.probability}`)
 })
 
 t.test('the same series, the same answer: the shuffles are seeded', async (t) => {

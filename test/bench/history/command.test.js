@@ -33,7 +33,8 @@ t.test('--json: one object per change point, index the first point after it', as
   const { code, stdout } = await run(['changes', seriesFile(t, STEP), '--json'])
   t.equal(code, 0)
   const changes = JSON.parse(stdout)
-  t.match(changes, [{ index: 20, pValue: 0.005, before: { from: 0, to: 20 }, after: { from: 20, to: 40 } }])
+  t.match(changes, [{ index: 20, weak: false, before: { from: 0, to: 20 }, after: { from: 20, to: 40 } }])
+  t.ok(changes[0].pValue < 1e-3, `Student's p: ${changes[0].pValue}`)
   t.ok(Math.abs(changes[0].shift.percent - 0.1) < 0.001, `+0.1 %: ${changes[0].shift.percent}`)
   const [low, high] = changes[0].shift.percentInterval
   t.ok(low <= changes[0].shift.percent && changes[0].shift.percent <= high, `inside its interval: ${low} to ${high}`)
@@ -42,13 +43,23 @@ t.test('--json: one object per change point, index the first point after it', as
 t.test('in words: where, how much, how sure', async (t) => {
   const { code, stdout } = await run(['changes', seriesFile(t, STEP)])
   t.equal(code, 0)
-  t.match(stdout, /^change at index 20: points 0 to 19, median 1,000\.01, then 20 to 39, median 1,001\.01: \+0\.100 % \(\+0\.09\d to \+0\.10\d %\), p = 0\.005\n$/)
+  t.match(stdout, /^change at index 20: points 0 to 19, median 1,000\.01, then 20 to 39, median 1,001\.01: \+0\.100 % \(\+0\.09\d to \+0\.10\d %\), p = 1\.9e-69\n$/)
   t.equal((await run(['changes', seriesFile(t, new Array(30).fill(5))])).stdout, 'no change point in 30 points\n')
+})
+
+t.test('--test permutation: the shuffles, whose smallest p is 1/200', async (t) => {
+  const { stdout } = await run(['changes', seriesFile(t, STEP), '--json', '--test', 'permutation'])
+  t.match(JSON.parse(stdout), [{ index: 20, weak: false, pValue: 0.005 }])
+  const four = [70000, 70030, 70290, 70320]
+  t.equal((await run(['changes', seriesFile(t, four), '--test', 'permutation'])).stdout, 'no change point in 4 points\n', 'four points: no p under 1/3')
+  t.match((await run(['changes', seriesFile(t, four)])).stdout, /^weak change at index 2: .* \+0\.414 % .*, p = 0\.00\d\n$/, "Student's test: a weak change, to be measured")
 })
 
 t.test('bad input: a clear message, exit 2', async (t) => {
   for (const [argv, message] of [
-    [['sideways'], /unknown subcommand "sideways": record, changes, or none for the report/],
+    [['sideways'], /unknown subcommand "sideways": record, confirm, changes, or none for the report/],
+    [['changes', seriesFile(t, [1, 2]), '--test', 'bayes'], /--test: one of student, permutation/],
+    [['confirm', 'HEAD'], /unexpected argument "HEAD"/],
     [['record', '--targets', 'fixed,nope'], /--targets: unknown target "nope"/],
     [['record', 'no-such-commit-here', '--targets', 'fixed'], /no-such-commit-here: no such commit/],
     [['changes'], /changes needs a FILE/],
