@@ -6,8 +6,17 @@ const { execFileSync } = require('node:child_process')
 const { ROOT } = require('./repo')
 const { UsageError } = require('./command')
 
-function git (args, { cwd = ROOT } = {}) {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
+// `input` is git's stdin; `allowFailure`: null when git exits non-zero, not a throw;
+// `encoding: 'buffer'`: its output as it is (git cat-file --batch).
+function git (args, { cwd = ROOT, input, allowFailure = false, encoding = 'utf8' } = {}) {
+  let out
+  try {
+    out = execFileSync('git', args, { cwd, encoding: encoding === 'buffer' ? null : encoding, input, stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 256 * 2 ** 20 })
+  } catch (err) {
+    if (allowFailure && typeof err.status === 'number') return null
+    throw err
+  }
+  return encoding === 'buffer' ? out : out.trim()
 }
 
 // The head's commit, whether tracked files differ from it, and the root; a UsageError outside a checkout.

@@ -12,10 +12,12 @@ const { describeChanges, formatChange, WEAK_ALPHA } = require('./changes')
 const { confirmChanges } = require('./confirm')
 const { historyReport, formatReport, formatMarkdown } = require('./report')
 const { recordCommits } = require('./record')
+const { renderHistoryPage, githubCommitUrl } = require('./page')
+const { git } = require('../../tooling/git')
 const { pushHistory } = require('./store')
 const { TARGETS } = require('../protocol/targets')
 
-const USAGE = `Usage: npm run bench:history -- [--json | --markdown] [--ref REF]
+const USAGE = `Usage: npm run bench:history -- [--json | --markdown] [--html FILE] [--ref REF]
        npm run bench:history -- record [REF...] [--targets LIST] [--push REMOTE]
        npm run bench:history -- confirm [--ref REF] [--push REMOTE]
        npm run bench:history -- changes FILE [--json] [--test student|permutation]
@@ -25,6 +27,8 @@ refs/notes/bench-history) along REF's first parents (default HEAD), and
 its change points, each with the commits on either side, its size in %
 with a 95 % interval, its p-value, and whether an A/B confirmed it. A
 weak change point (p under ${WEAK_ALPHA}, not ${ALPHA}) is shown to be measured.
+--html FILE also writes a page: a chart a series, change points marked,
+each linked to its commit (on GitHub, where the repository is there).
 record counts each REF (default HEAD) with the instruction meter, from a
 worktree of its own, and keeps a point a target on its commit.
 confirm measures each change point not yet confirmed, of the series this
@@ -63,6 +67,7 @@ async function main (argv, { stdout }) {
   const { values, positionals } = parseCommandLine(argv, {
     json: { type: 'boolean', default: false },
     markdown: { type: 'boolean', default: false },
+    html: { type: 'string' },
     ref: { type: 'string', default: 'HEAD' },
     targets: { type: 'string' },
     push: { type: 'string' },
@@ -74,6 +79,10 @@ async function main (argv, { stdout }) {
   if (subcommand === 'confirm') return confirm(rest, values, stdout)
   if (subcommand !== undefined) throw new UsageError(`unknown subcommand "${subcommand}": record, confirm, changes, or none for the report`)
   const report = historyReport({ root: ROOT, ref: values.ref })
+  if (values.html) {
+    const origin = git(['remote', 'get-url', 'origin'], { cwd: ROOT, allowFailure: true })
+    fs.writeFileSync(values.html, renderHistoryPage(report, { ref: values.ref, commitUrl: githubCommitUrl({ originUrl: origin }) }))
+  }
   stdout.write(values.json ? JSON.stringify(report, null, 2) + '\n' : values.markdown ? formatMarkdown(report) : formatReport(report))
   return 0
 }

@@ -6,19 +6,12 @@
 // notes merge with git's cat_sort_uniq strategy: the union of the lines,
 // never the last writer's (docs/history.md, "Where the history lives").
 
-const { spawnSync } = require('node:child_process')
+const { git } = require('../../tooling/git')
 
 const NOTES = 'bench-history'
 const NOTES_REF = `refs/notes/${NOTES}`
 // The notes' own commits are the recorder's, whoever the clone's user is.
 const AS_RECORDER = ['-c', 'user.name=bench-history', '-c', 'user.email=bench-history@localhost']
-
-function git (root, args, { input, allowFailure = false, encoding = 'utf8' } = {}) {
-  const result = spawnSync('git', args, { cwd: root, encoding, input: input === undefined ? undefined : Buffer.from(input), maxBuffer: 256 * 2 ** 20 })
-  if (result.error) throw result.error
-  if (result.status !== 0 && !allowFailure) throw new Error(`git ${args.join(' ')}: ${String(result.stderr).trim()}`)
-  return result
-}
 
 // One point as its line: keys sorted, so the same point is the same line.
 function pointLine (point) {
@@ -30,9 +23,9 @@ function pointLine (point) {
  * points already there; the same point twice is kept once.
  */
 function addPoints (commit, points, { root }) {
-  const old = git(root, ['notes', `--ref=${NOTES}`, 'show', commit], { allowFailure: true })
-  const lines = new Set([...(old.status === 0 ? old.stdout.split('\n') : []), ...points.map(pointLine)].filter(Boolean))
-  git(root, [...AS_RECORDER, 'notes', `--ref=${NOTES}`, 'add', '-f', '--file=-', commit], { input: [...lines].sort().join('\n') + '\n' })
+  const old = git(['notes', `--ref=${NOTES}`, 'show', commit], { cwd: root, allowFailure: true })
+  const lines = new Set([...(old ?? '').split('\n'), ...points.map(pointLine)].filter(Boolean))
+  git([...AS_RECORDER, 'notes', `--ref=${NOTES}`, 'add', '-f', '--file=-', commit], { cwd: root, input: [...lines].sort().join('\n') + '\n' })
 }
 
 /**
@@ -41,12 +34,11 @@ function addPoints (commit, points, { root }) {
  * is not a count: 'confirmation' is an A/B's verdict (confirm.js).
  */
 function readLines ({ root }) {
-  const listed = git(root, ['notes', `--ref=${NOTES}`, 'list'], { allowFailure: true })
-  if (listed.status !== 0) return []
-  const notes = listed.stdout.split('\n').filter(Boolean).map((line) => line.split(' '))
+  const listed = git(['notes', `--ref=${NOTES}`, 'list'], { cwd: root, allowFailure: true })
+  const notes = (listed ?? '').split('\n').filter(Boolean).map((line) => line.split(' '))
   if (notes.length === 0) return []
   // --batch answers each blob as "<id> blob <bytes>\n<content>\n".
-  const batch = git(root, ['cat-file', '--batch'], { input: notes.map(([blob]) => blob).join('\n') + '\n', encoding: 'buffer' }).stdout
+  const batch = git(['cat-file', '--batch'], { cwd: root, input: notes.map(([blob]) => blob).join('\n') + '\n', encoding: 'buffer' })
   const points = []
   let at = 0
   for (const [, commit] of notes) {
@@ -67,9 +59,8 @@ const readPoints = ({ root }) => readLines({ root }).filter((line) => line.kind 
  */
 function mergeFrom (remote, { root }) {
   const fetched = `refs/notes/${NOTES}-${remote}`
-  const fetch = git(root, ['fetch', '--quiet', remote, `+${NOTES_REF}:${fetched}`], { allowFailure: true })
-  if (fetch.status !== 0) return false
-  git(root, [...AS_RECORDER, 'notes', `--ref=${NOTES}`, 'merge', '--quiet', '--strategy=cat_sort_uniq', fetched])
+  if (git(['fetch', '--quiet', remote, `+${NOTES_REF}:${fetched}`], { cwd: root, allowFailure: true }) === null) return false
+  git([...AS_RECORDER, 'notes', `--ref=${NOTES}`, 'merge', '--quiet', '--strategy=cat_sort_uniq', fetched], { cwd: root })
   return true
 }
 
@@ -80,7 +71,7 @@ function mergeFrom (remote, { root }) {
 function pushHistory (remote, { root, tries = 5 }) {
   for (let attempt = 1; attempt <= tries; attempt++) {
     mergeFrom(remote, { root })
-    if (git(root, ['push', '--quiet', remote, NOTES_REF], { allowFailure: true }).status === 0) return attempt
+    if (git(['push', '--quiet', remote, NOTES_REF], { cwd: root, allowFailure: true }) !== null) return attempt
   }
   throw new Error(`${remote} refused ${NOTES_REF} ${tries} times: another runner kept pushing meanwhile`)
 }
