@@ -34,6 +34,8 @@ const WORKFLOW_ONLY = {
   // bench's last line, the page's path (the workshop job checks its /).
   bench: { file: 'test/bench/html-browser.test.js', holds: /the path is the last line/ },
   'bench:compare': { file: 'test/serial/bench/compare.test.js', holds: /bench\/compare/ },
+  // confirm, --markdown and --html: on made-up counts and in Chromium.
+  'bench:history': { file: 'test/bench/history/record.test.js', holds: /confirmChanges/ },
   // bench:ci's goals, which .ci/run's bench:ci checks too, with the stored
   // instruction gate on top.
   'bench:ci': { file: '.ci/run', holds: /npm run bench:ci -- --meter instructions --baseline \.ci\/instructions-baseline\.json/ }
@@ -52,7 +54,11 @@ const CI_RUN_ONLY = {
   // class is another), .ci/run counts HEAD's parent beside HEAD, as the
   // workflow's pull-request job does (there with a summary for the page).
   "npm run bench:compare -- --base 'HEAD^1' --meter instructions":
-    /^npm run bench:compare -- --base 'HEAD\^1' --meter instructions --markdown "\$GITHUB_STEP_SUMMARY"$/
+    /^npm run bench:compare -- --base 'HEAD\^1' --meter instructions --markdown comment\/2-instructions\.md$/,
+  // bench:history with the real meter: HEAD counted into the clone's
+  // history (fixed only, for time); the workflow counts every target and
+  // pushes the history (its history job, on a push to main).
+  'npm run bench:history -- record HEAD --targets fixed': /^npm run bench:history -- record HEAD --push origin$/
 }
 
 t.test('.ci/run runs the README\'s test command as printed, and so does the workflow', async (t) => {
