@@ -85,7 +85,11 @@ const SETTINGS = [
   { text: '3 s soak', holds: () => (source('test/soak/soak.test.js').match(/duration: 3,/g) ?? []).length === 2 },
   // bench:history's detector and its test (docs/history.md, docs/tests.md).
   { text: 'with its 95 % interval', holds: () => constant('bench/history/shift.js', 'Z') === 1.959964 },
-  { text: 'none of 199 shuffles', holds: () => constant('bench/history/change-points.js', 'PERMUTATIONS') === 199 },
+  { text: '199 shuffles, p = 1/200', holds: () => constant('bench/history/change-points.js', 'PERMUTATIONS') === 199 },
+  ...['gives p under 0.001', 'not at p under 0.001'].map((text) => ({ text, holds: () => constant('bench/history/change-points.js', 'ALPHA') === 0.001 })),
+  ...['stands at p under 0.01', 'at p under 0.01 (Otava'].map((text) => ({ text, holds: () => require('../../bench/history/changes').WEAK_ALPHA === 0.01 })),
+  { text: 'a +0.4 % step in six points', holds: () => source('test/bench/history/change-points.test.js').includes('meterSeries(11, 6, [[3, 0.004]])') },
+  { text: 'within ±0.1 %', holds: () => require('../../bench/judge/instructions').INSTRUCTION_DEFAULTS.maxRegression === 0.001 },
   ...['one shift of +0.1 %', 'a +0.1 % shift'].map((text) => ({ text, holds: () => source('test/bench/history/change-points.test.js').includes('meterSeries(seed, 60, [[at, 0.001]])') }))
 ]
 
