@@ -102,8 +102,9 @@ function binomial (n, k) {
 }
 
 // Student's two-sample t-test, two-sided, on two sides' means and standard deviations, as Apache Otava
-// decides a change point (scipy's ttest_ind_from_stats with equal variances); the p-value through the
-// regularized incomplete beta function (Numerical Recipes, 3rd ed., section 6.4).
+// decides a change point (scipy's ttest_ind with equal variances); the p-value through the regularized
+// incomplete beta function (Numerical Recipes, 3rd ed., section 6.4). Written here: npm's well-kept
+// t-distribution (@stdlib/stats-base-dists-t-cdf) installs 223 packages for it.
 function studentTTest (left, right) {
   const [n, m] = [left.length, right.length]
   if (n + m <= 2) return { t: 0, p: 1 }
