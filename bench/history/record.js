@@ -5,7 +5,7 @@
 // base, so an old commit is backfilled alike), its points kept in the store.
 
 const crypto = require('node:crypto')
-const { checkOutBase, commitOf } = require('../measure/trees')
+const { checkOutBase, removeOnExit, commitOf } = require('../measure/trees')
 const { countTargets, describeMeter, DEFAULTS: PROTOCOL } = require('../measure/instructions')
 const { checkMeter } = require('../measure/instruction-tools')
 const { describeCountingMachine } = require('../measure/meter-context')
@@ -48,6 +48,7 @@ async function recordCommits (refs, { root, targets = targetsIn('counted'), log 
   const recorded = []
   for (const { ref, commit } of commits) {
     const checkout = checkOutBase(commit, { root, log })
+    const removeCheckout = removeOnExit(checkout)
     try {
       const counts = await count(targets, TARGETS, { trees: { head: checkout.dir }, protocol: context.protocol ?? PROTOCOL })
       const points = targets.map((target) => ({ series, about, target, instructionsPerRequest: countOf(counts.head[target].windows) }))
@@ -55,7 +56,7 @@ async function recordCommits (refs, { root, targets = targetsIn('counted'), log 
       log(`record: ${ref} (${commit.slice(0, 12)}): ${points.map((p) => `${p.target} ${Math.round(p.instructionsPerRequest)}`).join(', ')}`)
       recorded.push({ commit, points })
     } finally {
-      checkout.remove()
+      removeCheckout()
     }
   }
   return recorded

@@ -78,6 +78,21 @@ function checkOutBase (commit, { root = ROOT, log = () => {} } = {}) {
   }
 }
 
+// `checkout` removed however the process ends: a Ctrl-C, a CI cancel (SIGTERM) or a crash
+// ('exit'). Returns what removes it now, the guards with it.
+function removeOnExit (checkout) {
+  const onSignal = (signal) => { checkout.remove(); process.kill(process.pid, signal) }
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  process.once('exit', checkout.remove)
+  return () => {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    process.off('exit', checkout.remove)
+    checkout.remove()
+  }
+}
+
 // Never throws (a Ctrl-C handler calls it). The link goes first: on Windows,
 // `git worktree remove` follows a junction and deletes the head's node_modules.
 function removeWorktree (dir, root, log) {
@@ -140,4 +155,4 @@ function npmOutcome ({ status, signal, error }) {
 }
 
 // installDependencies is exported for test/windows/base-install.js, which has no git.
-module.exports = { resolveBase, commitOf, checkOutBase, installDependencies }
+module.exports = { resolveBase, commitOf, checkOutBase, removeOnExit, installDependencies }

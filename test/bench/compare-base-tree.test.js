@@ -6,15 +6,18 @@
 // the base's worktree unlinks its node_modules (a link to the head's)
 // before git deletes anything, and never loses the head's, when git
 // refuses too; and what a base's failed npm ci says: npm's exit code, or
-// why it did not start. (That npm.cmd starts on Windows' node.exe is the
-// Windows lane's: test/windows/base-install.js.)
+// why it did not start; and that a Ctrl-C or a CI cancel still removes a
+// worktree (removeOnExit: bench:compare's, record's and confirm's). (That
+// npm.cmd starts on Windows' node.exe is the Windows lane's:
+// test/windows/base-install.js.)
 
 const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { execFileSync } = require('node:child_process')
+const { execFileSync, spawn } = require('node:child_process')
 const { resolveBase, checkOutBase } = require('../../bench/measure/trees')
+const TREES = require.resolve('../../bench/measure/trees')
 
 const POSIX = process.platform !== 'win32'
 
@@ -158,4 +161,26 @@ t.test('a base whose npm does not start: why, not "exited null"', { skip: !POSIX
   t.throws(() => checkOutBase(base, { root: dir }), { message: 'the base did not install (npm ci did not start: spawnSync npm ENOENT)' })
   process.env.PATH = before
   t.equal(gitIn(dir, 'worktree', 'list').split('\n').length, 1, 'no worktree left behind')
+})
+
+t.test('a Ctrl-C or a cancel removes the worktree, and still stops the process', { skip: !POSIX && 'signals are POSIX' }, async (t) => {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    const dir = repository(t)
+    // A command that checked a base out and is still busy with it.
+    const script = `const { checkOutBase, removeOnExit } = require(${JSON.stringify(TREES)})
+const checkout = checkOutBase('HEAD~1', { root: process.cwd() })
+removeOnExit(checkout)
+process.stdout.write(checkout.dir + '\\n')
+setInterval(() => {}, 1000)`
+    const child = spawn(process.execPath, ['-e', script], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] })
+    const worktree = await new Promise((resolve) => child.stdout.once('data', (chunk) => resolve(String(chunk).trim())))
+    t.ok(fs.existsSync(path.join(worktree, 'server.js')) === false && fs.existsSync(worktree), `${signal}: the base checked out`)
+    t.equal(gitIn(dir, 'worktree', 'list').split('\n').length, 2)
+    const ended = new Promise((resolve) => child.once('exit', (code, by) => resolve(by)))
+    child.kill(signal)
+    t.equal(await ended, signal, `${signal}: the process stopped by it, as without the guard`)
+    t.notOk(fs.existsSync(worktree), `${signal}: the worktree's folder gone`)
+    t.equal(gitIn(dir, 'worktree', 'list').split('\n').length, 1, `${signal}: git lists no worktree left`)
+    t.ok(fs.existsSync(marker(dir)), `${signal}: the head's node_modules kept`)
+  }
 })
