@@ -47,7 +47,7 @@ async function confirmChange (change, { target, commits, values }, { root, order
   // Each count a side: nearer the count before the change, or after it.
   while (high - low > 1) {
     const middle = Math.floor((low + high) / 2)
-    const [{ points: [point] }] = await recordCommits([order[middle]], { root, targets: [target], count, meter: context })
+    const [{ points: [point] }] = await recordCommits([order[middle]], { root, targets: [target], count, cpu: null, meter: context })
     counted.push(order[middle])
     const before = Math.abs(point.instructionsPerRequest - lowCount) <= Math.abs(point.instructionsPerRequest - highCount)
     log(`confirm: ${target}: bisect ${order[middle].slice(0, 12)}: ${Math.round(point.instructionsPerRequest)}, as before the change: ${before ? 'yes' : 'no'}`)

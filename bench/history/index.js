@@ -30,7 +30,8 @@ weak change point (p under ${WEAK_ALPHA}, not ${ALPHA}) is shown to be measured.
 --html FILE also writes a page: a chart a series, change points marked,
 each linked to its commit (on GitHub, where the repository is there).
 record counts each REF (default HEAD) with the instruction meter, from a
-worktree of its own, and keeps a point a target on its commit.
+worktree of its own, and keeps a point a target on its commit, with its
+CPU per request beside (a few short rounds, not judged).
 confirm measures each change point not yet confirmed, of the series this
 machine counts: unrecorded commits between its sides bisected with the
 meter (each count kept), then an A/B of the two adjacent commits.

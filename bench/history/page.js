@@ -46,7 +46,8 @@ function section (series, id, commitUrl) {
     `<td>${commitLink(change.before.commit, commitUrl)} → ${commitLink(change.after.commit, commitUrl)}</td><td>${change.between}</td>` +
     `<td>${signed(change.shift.percent)} % (${signed(change.shift.percentInterval[0])} to ${signed(change.shift.percentInterval[1])} %)</td>` +
     `<td>${formatP(change.pValue)}</td><td>${confirmationCell(change)}</td></tr>`)
-  const points = series.commits.map((commit, i) => `<tr><th scope="row">${commitLink(commit, commitUrl)}</th><td>${figure(series.values[i])}</td></tr>`)
+  const cpu = (micros) => micros === null ? '—' : figure(micros)
+  const points = series.commits.map((commit, i) => `<tr><th scope="row">${commitLink(commit, commitUrl)}</th><td>${figure(series.values[i])}</td><td>${cpu(series.cpuMicrosPerRequest?.[i] ?? null)}</td></tr>`)
   return `<section class="chart-section" id="section-${id}">
 <h2>${escapeHtml(`${series.target}, series ${series.series}`)}</h2>
 <p class="description">${escapeHtml(`Counted with ${series.about}; ${series.commits.length} commits recorded.`)}</p>
@@ -54,7 +55,7 @@ function section (series, id, commitUrl) {
 <div class="figures"><table><caption>Change points</caption>
 <thead><tr><th>kind</th><th>commits</th><th>unrecorded between</th><th>size</th><th>p</th><th>A/B</th></tr></thead>
 <tbody>${rows.join('') || '<tr><td colspan="6">none</td></tr>'}</tbody></table></div>
-<details class="figures"><summary>Every recorded commit</summary><table><thead><tr><th>commit</th><th>instructions per request</th></tr></thead>
+<details class="figures"><summary>Every recorded commit</summary><table><thead><tr><th>commit</th><th>instructions per request</th><th>CPU µs per request (beside, not judged)</th></tr></thead>
 <tbody>${points.join('')}</tbody></table></details>
 </section>`
 }

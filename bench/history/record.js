@@ -5,6 +5,7 @@
 // base, so an old commit is backfilled alike), its points kept in the store.
 
 const crypto = require('node:crypto')
+const path = require('node:path')
 const { checkOutBase, removeOnExit, commitOf } = require('../measure/trees')
 const { countTargets, describeMeter, DEFAULTS: PROTOCOL } = require('../measure/instructions')
 const { checkMeter } = require('../measure/instruction-tools')
@@ -13,6 +14,24 @@ const { countOf } = require('../judge/instructions')
 const { TARGETS, targetsIn } = require('../protocol/targets')
 const { UsageError } = require('../../tooling/command')
 const { addPoints } = require('./store')
+const { measureSideBySide } = require('../measure/side-by-side')
+const { median } = require('../judge/stats')
+
+// CPU per request beside the count, as bench:compare --meter instructions reports it: a few short
+// rounds of each target alone, their median. Kept, not judged: it moves with the machine.
+const CPU_ROUNDS = 3
+const CPU_PROTOCOL = { warmup: 0.5, duration: 1, connections: 50, warmupRequests: 200, requests: 100 }
+
+async function measureCpu (targets, tree) {
+  const cpu = {}
+  for (const target of targets) {
+    const side = { ...TARGETS[target], name: 'head', entry: path.resolve(tree, TARGETS[target].entry), cwd: tree, taxMicros: 0, label: `history-${target}` }
+    const rounds = []
+    for (let round = 0; round < CPU_ROUNDS; round++) rounds.push((await measureSideBySide([side], CPU_PROTOCOL)).head.cpuMicrosPerRequest)
+    cpu[target] = median(rounds)
+  }
+  return cpu
+}
 
 /**
  * What a count was made with, and the series it belongs to: the same
@@ -32,11 +51,11 @@ function countingContext (meter = null) {
 }
 
 /**
- * Count `refs` (default HEAD) and keep a point a target on each commit.
- * `count` is countTargets' shape (the tests give their own). Resolves to
- * [{ commit, points }].
+ * Count `refs` (default HEAD) and keep a point a target on each commit,
+ * its CPU per request beside (`cpu`: null, none). `count` is countTargets'
+ * shape (the tests give their own). Resolves to [{ commit, points }].
  */
-async function recordCommits (refs, { root, targets = targetsIn('counted'), log = () => {}, count = countTargets, meter = null } = {}) {
+async function recordCommits (refs, { root, targets = targetsIn('counted'), log = () => {}, count = countTargets, cpu = measureCpu, meter = null } = {}) {
   const commits = (refs.length > 0 ? refs : ['HEAD']).map((ref) => {
     const commit = commitOf(ref, root)
     if (commit === null) throw new UsageError(`${ref}: no such commit`)
@@ -51,9 +70,17 @@ async function recordCommits (refs, { root, targets = targetsIn('counted'), log 
     const removeCheckout = removeOnExit(checkout)
     try {
       const counts = await count(targets, TARGETS, { trees: { head: checkout.dir }, protocol: context.protocol ?? PROTOCOL })
-      const points = targets.map((target) => ({ series, about, target, instructionsPerRequest: countOf(counts.head[target].windows) }))
+      const cpuMicros = cpu === null ? {} : await cpu(targets, checkout.dir)
+      const points = targets.map((target) => ({
+        series,
+        about,
+        target,
+        instructionsPerRequest: countOf(counts.head[target].windows),
+        ...(cpuMicros[target] > 0 ? { cpuMicrosPerRequest: Number(cpuMicros[target].toFixed(2)) } : {})
+      }))
       addPoints(commit, points, { root })
-      log(`record: ${ref} (${commit.slice(0, 12)}): ${points.map((p) => `${p.target} ${Math.round(p.instructionsPerRequest)}`).join(', ')}`)
+      const cpuText = (point) => point.cpuMicrosPerRequest ? ` (CPU ${point.cpuMicrosPerRequest} µs)` : ''
+      log(`record: ${ref} (${commit.slice(0, 12)}): ${points.map((p) => `${p.target} ${Math.round(p.instructionsPerRequest)}${cpuText(p)}`).join(', ')}`)
       recorded.push({ commit, points })
     } finally {
       removeCheckout()
@@ -62,4 +89,4 @@ async function recordCommits (refs, { root, targets = targetsIn('counted'), log 
   return recorded
 }
 
-module.exports = { recordCommits, meterSeries, countingContext }
+module.exports = { recordCommits, meterSeries, countingContext, measureCpu }

@@ -14,7 +14,7 @@ const firstParents = (root, ref) => git(['rev-list', '--first-parent', '--revers
 /**
  * Every series of the store under `root` along `ref`'s first parents:
  * [{ series, about, target, commits (in order), values (a commit's median),
- * changes: [{ ...describeChanges', before, after (commits), between
+ * cpuMicrosPerRequest (a commit's median, null where not measured), changes: [{ ...describeChanges', before, after (commits), between
  * (commits on the branch between them, not recorded), confirmation (the
  * A/B's line, or null) }] }].
  */
@@ -28,18 +28,19 @@ function historyReport ({ root, ref = 'HEAD', lines = readLines({ root }) }) {
     if (!groups.has(key)) groups.set(key, { series: point.series, about: point.about, target: point.target, byCommit: new Map() })
     const byCommit = groups.get(key).byCommit
     if (!byCommit.has(point.commit)) byCommit.set(point.commit, [])
-    byCommit.get(point.commit).push(point.instructionsPerRequest)
+    byCommit.get(point.commit).push(point)
   }
   return [...groups.values()].map(({ byCommit, ...group }) => {
     const commits = [...byCommit.keys()].sort((a, b) => position.get(a) - position.get(b))
-    const values = commits.map((commit) => median(byCommit.get(commit)))
+    const values = commits.map((commit) => median(byCommit.get(commit).map((point) => point.instructionsPerRequest)))
+    const cpuMicrosPerRequest = commits.map((commit) => median(byCommit.get(commit).map((point) => point.cpuMicrosPerRequest ?? NaN)))
     const changes = describeChanges(values).map((change) => {
       const [before, after] = [commits[change.index - 1], commits[change.index]]
       const confirmation = confirmations.find((line) => line.commit === after && line.before === before &&
         line.series === group.series && line.target === group.target) ?? null
       return { ...change, before: { ...change.before, commit: before }, after: { ...change.after, commit: after }, between: position.get(after) - position.get(before) - 1, confirmation }
     })
-    return { ...group, commits, values, changes }
+    return { ...group, commits, values, cpuMicrosPerRequest, changes }
   }).sort((a, b) => `${a.target} ${a.series}`.localeCompare(`${b.target} ${b.series}`))
 }
 

@@ -12,7 +12,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { ROOT } = require('../../../tooling/repo')
 const { gitIn } = require('../../throwaway-repository')
-const { recordCommits, meterSeries } = require('../../../bench/history/record')
+const { recordCommits, meterSeries, measureCpu } = require('../../../bench/history/record')
 const { historyReport, formatReport, formatMarkdown } = require('../../../bench/history/report')
 const { readPoints, readLines } = require('../../../bench/history/store')
 const { confirmChanges } = require('../../../bench/history/confirm')
@@ -41,14 +41,17 @@ t.test('record counts each commit from a worktree of its own, and keeps its poin
     seen.push({ tree: trees.head, version })
     return { head: Object.fromEntries(targets.map((target) => [target, { windows: [1000 * Number(version) + 5, 1000 * Number(version)] }])) }
   }
-  const recorded = await recordCommits(['HEAD~2', 'HEAD'], { root: dir, targets: ['fixed', 'fast'], count, meter: METER })
+  const cpu = async (targets, tree) => Object.fromEntries(targets.map((target) => [target, target === 'fixed' ? 123.456 : null]))
+  const recorded = await recordCommits(['HEAD~2', 'HEAD'], { root: dir, targets: ['fixed', 'fast'], count, cpu, meter: METER })
   t.same(seen.map((s) => s.version), ['1', '3'], 'each ref\'s own tree')
   t.ok(seen.every((s) => s.tree !== dir && !fs.existsSync(s.tree)), 'worktrees apart from the clone, removed after')
   t.same(recorded.map((r) => r.commit), [ids[0], ids[2]])
   const { series } = meterSeries(METER)
-  t.same(readPoints({ root: dir }).map((p) => [p.commit, p.target, p.instructionsPerRequest, p.series]).sort(), [
-    [ids[0], 'fast', 1000, series], [ids[0], 'fixed', 1000, series], [ids[2], 'fast', 3000, series], [ids[2], 'fixed', 3000, series]
-  ].sort(), 'the lowest window, as the gates read a count')
+  t.same(readPoints({ root: dir }).map((p) => [p.commit, p.target, p.instructionsPerRequest, p.series, p.cpuMicrosPerRequest]).sort(), [
+    [ids[0], 'fast', 1000, series, undefined], [ids[0], 'fixed', 1000, series, 123.46], [ids[2], 'fast', 3000, series, undefined], [ids[2], 'fixed', 3000, series, 123.46]
+  ].sort(), 'the lowest window, as the gates read a count; CPU per request beside, where measured')
+  const [fixed] = historyReport({ root: dir }).filter((s) => s.target === 'fixed')
+  t.same(fixed.cpuMicrosPerRequest, [123.46, 123.46], 'the report carries it, a commit\'s median')
 })
 
 t.test('a series is what it was counted with: another Node or CPU starts another', async (t) => {
@@ -90,7 +93,7 @@ t.test('confirm: every third commit recorded, the one that moved the count named
   const { dir, ids } = repository(t, 13)
   const counted = []
   const count = countByVersion(counted)
-  await recordCommits([ids[0], ids[3], ids[6], ids[9], ids[12]], { root: dir, targets: ['fixed'], count, meter: METER })
+  await recordCommits([ids[0], ids[3], ids[6], ids[9], ids[12]], { root: dir, targets: ['fixed'], count, cpu: null, meter: METER })
   const [before] = historyReport({ root: dir })
   t.match(before.changes, [{ before: { commit: ids[6] }, after: { commit: ids[9] }, between: 2, confirmation: null }], 'between commits 7 and 10, two unrecorded')
   counted.length = 0
@@ -124,3 +127,8 @@ function addPoints (ids, counts, dir) {
   const { series, about } = meterSeries(METER)
   counts.forEach((count, i) => require('../../../bench/history/store').addPoints(ids[i], [{ series, about, target: 'fixed', instructionsPerRequest: count }], { root: dir }))
 }
+
+t.test("CPU per request beside the count: fixed's, measured in this tree", async (t) => {
+  const { fixed } = await measureCpu(['fixed'], ROOT)
+  t.ok(fixed > 0, `${fixed} µs a request`)
+})
