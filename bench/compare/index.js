@@ -19,7 +19,7 @@ const { describeMachineAtStart, describeVersions } = require('../measure/machine
 const { MAX_SIGN_FLIP_ROUNDS } = require('../judge/stats')
 const { renderMachine } = require('../print/machine')
 const { terminalProgress, countingOnProgress } = require('../print/progress')
-const { resolveBase, checkOutBase, removeOnExit } = require('../measure/trees')
+const { resolveBase, checkOutBase } = require('../measure/trees')
 const { runPairs } = require('./paired-run')
 const { judgePairs } = require('./verdict')
 const render = require('./print')
@@ -151,8 +151,8 @@ async function main (argv, { stdout, stderr }) {
   const head = describeHead()
   const baseCommit = resolveBase(options.base)
   print(`bench:compare: base ${baseCommit.commit.slice(0, 10)} against head ${head.commit.slice(0, 10)}${head.dirty ? ' + uncommitted changes' : ''}`)
+  // Removed in the finally, or by a Ctrl-C, a CI cancel or a crash (checkOutBase's guard).
   const checkout = checkOutBase(baseCommit.commit, { log: (line) => print(`  ${line}`) })
-  const removeCheckout = removeOnExit(checkout)
   try {
     const base = { ...baseCommit, install: checkout.install }
     const result = await compareTrees(options, meter, { base, head, trees: { base: checkout.dir, head: ROOT }, print, stderr })
@@ -164,7 +164,7 @@ async function main (argv, { stdout, stderr }) {
     print(render.renderVerdict(result))
     return 0
   } finally {
-    removeCheckout()
+    checkout.remove()
   }
 }
 

@@ -6,7 +6,7 @@
 // commits hold the move; an A/B of those two, judged as the instruction
 // gate judges (judgeInstructions), then confirms it or not.
 
-const { checkOutBase, removeOnExit } = require('../measure/trees')
+const { checkOutBase } = require('../measure/trees')
 const { countTargets, DEFAULTS: PROTOCOL } = require('../measure/instructions')
 const { judgeInstructions } = require('../judge/instructions')
 const { TARGETS } = require('../protocol/targets')
@@ -70,10 +70,7 @@ async function confirmChange (change, { target, commits, values }, { root, order
 async function compareCommits (before, after, target, { root, count, context }) {
   const checkouts = []
   try {
-    for (const commit of [before, after]) {
-      const checkout = checkOutBase(commit, { root })
-      checkouts.push({ dir: checkout.dir, remove: removeOnExit(checkout) })
-    }
+    for (const commit of [before, after]) checkouts.push(checkOutBase(commit, { root }))
     const [base, head] = checkouts.map((checkout) => checkout.dir)
     const counts = await count([target], TARGETS, { trees: { base, head }, protocol: context.protocol ?? PROTOCOL })
     return judgeInstructions({ base: { [target]: counts.base[target].windows }, head: { [target]: counts.head[target].windows } }, { targets: [target] })

@@ -6,7 +6,7 @@
 
 const crypto = require('node:crypto')
 const path = require('node:path')
-const { checkOutBase, removeOnExit, commitOf } = require('../measure/trees')
+const { checkOutBase, commitOf } = require('../measure/trees')
 const { countTargets, describeMeter, DEFAULTS: PROTOCOL } = require('../measure/instructions')
 const { checkMeter } = require('../measure/instruction-tools')
 const { describeCountingMachine } = require('../measure/meter-context')
@@ -67,7 +67,6 @@ async function recordCommits (refs, { root, targets = targetsIn('counted'), log 
   const recorded = []
   for (const { ref, commit } of commits) {
     const checkout = checkOutBase(commit, { root, log })
-    const removeCheckout = removeOnExit(checkout)
     try {
       const counts = await count(targets, TARGETS, { trees: { head: checkout.dir }, protocol: context.protocol ?? PROTOCOL })
       const cpuMicros = cpu === null ? {} : await cpu(targets, checkout.dir)
@@ -83,7 +82,7 @@ async function recordCommits (refs, { root, targets = targetsIn('counted'), log 
       log(`record: ${ref} (${commit.slice(0, 12)}): ${points.map((p) => `${p.target} ${Math.round(p.instructionsPerRequest)}${cpuText(p)}`).join(', ')}`)
       recorded.push({ commit, points })
     } finally {
-      removeCheckout()
+      checkout.remove()
     }
   }
   return recorded

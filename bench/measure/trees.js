@@ -64,32 +64,28 @@ function symbolicOriginHead (root) {
 }
 
 // Check `commit` out into a temporary worktree with its dependencies.
-// Returns { dir, install, remove() }; a failed install removes the worktree.
+// Returns { dir, install, remove() }. Until remove(), a Ctrl-C, a CI cancel
+// (SIGTERM) or a crash ('exit') removes the worktree too; a failed install
+// removes it at once.
 function checkOutBase (commit, { root = ROOT, log = () => {} } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-compare-base-'))
   git(['worktree', 'add', '--detach', '--quiet', dir, commit], { cwd: root })
-  const remove = () => removeWorktree(dir, root, log)
+  const onSignal = (signal) => { remove(); process.kill(process.pid, signal) }
+  const remove = () => {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    process.off('exit', remove)
+    removeWorktree(dir, root, log)
+  }
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  process.once('exit', remove)
   try {
     const install = installDependencies(dir, root, log)
     return { dir, install, remove }
   } catch (err) {
     remove()
     throw err
-  }
-}
-
-// `checkout` removed however the process ends: a Ctrl-C, a CI cancel (SIGTERM) or a crash
-// ('exit'). Returns what removes it now, the guards with it.
-function removeOnExit (checkout) {
-  const onSignal = (signal) => { checkout.remove(); process.kill(process.pid, signal) }
-  process.once('SIGINT', onSignal)
-  process.once('SIGTERM', onSignal)
-  process.once('exit', checkout.remove)
-  return () => {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
-    process.off('exit', checkout.remove)
-    checkout.remove()
   }
 }
 
@@ -155,4 +151,4 @@ function npmOutcome ({ status, signal, error }) {
 }
 
 // installDependencies is exported for test/windows/base-install.js, which has no git.
-module.exports = { resolveBase, commitOf, checkOutBase, removeOnExit, installDependencies }
+module.exports = { resolveBase, commitOf, checkOutBase, installDependencies }

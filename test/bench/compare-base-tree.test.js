@@ -7,7 +7,7 @@
 // before git deletes anything, and never loses the head's, when git
 // refuses too; and what a base's failed npm ci says: npm's exit code, or
 // why it did not start; and that a Ctrl-C or a CI cancel still removes a
-// worktree (removeOnExit: bench:compare's, record's and confirm's). (That
+// worktree (checkOutBase's guard, for bench:compare, record and confirm). (That
 // npm.cmd starts on Windows' node.exe is the Windows lane's:
 // test/windows/base-install.js.)
 
@@ -167,9 +167,8 @@ t.test('a Ctrl-C or a cancel removes the worktree, and still stops the process',
   for (const signal of ['SIGINT', 'SIGTERM']) {
     const dir = repository(t)
     // A command that checked a base out and is still busy with it.
-    const script = `const { checkOutBase, removeOnExit } = require(${JSON.stringify(TREES)})
+    const script = `const { checkOutBase } = require(${JSON.stringify(TREES)})
 const checkout = checkOutBase('HEAD~1', { root: process.cwd() })
-removeOnExit(checkout)
 process.stdout.write(checkout.dir + '\\n')
 setInterval(() => {}, 1000)`
     const child = spawn(process.execPath, ['-e', script], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] })
