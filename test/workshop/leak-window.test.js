@@ -1,19 +1,20 @@
 'use strict'
 
-// verify's level 1 on a fine CPU clock, with stand-in servers whose CPU
-// time this test writes: the chunks of a window are taken apart in time,
-// a late window that reads a leak is read again, and the cheaper kept. A
-// dear stretch over the whole first late window (V8 compiling on its
-// threads, a busy neighbour: it once made fixed read x2.38 in CI) then
-// reads flat, and a real leak, whose every later chunk is dearer, still
-// reads as one.
+// verify's level 1 with stand-in servers whose CPU time this test writes:
+// the chunks of a window are taken apart in time, a late window that reads
+// a leak is read again, and the cheaper kept, on a fine CPU clock and on
+// Windows' (15,625 µs steps). A dear stretch over the whole first late
+// window (V8 compiling on its threads, a busy neighbour: it once made fixed
+// read x2.38 in CI, and the one-line fix fail level 1 on the coarse clock)
+// then reads flat, and a real leak, whose every later request is dearer,
+// still reads as one.
 
 const t = require('tap')
 const http = require('node:http')
 const { checkLeak, LEAK_PROTOCOL, FLAT_CPU_GROWTH } = require('../../workshop/levels/leak')
 
-// A server whose request n costs costOf(n) µs of CPU; usage() also notes when it was asked.
-async function standIn (t, costOf) {
+// A server whose request n costs costOf(n) µs of CPU, on a clock of `step` µs; usage() also notes when it was asked.
+async function standIn (t, costOf, { step = 1 } = {}) {
   let served = 0
   let cpuMicros = 0
   const asked = []
@@ -28,8 +29,8 @@ async function standIn (t, costOf) {
     asked,
     target: {
       url: `http://127.0.0.1:${server.address().port}/seed/v1`,
-      cpuClockStepMicros: () => later(1),
-      usage: () => { asked.push({ at: performance.now(), served }); return later({ cpuMillis: cpuMicros / 1000 }) },
+      cpuClockStepMicros: () => later(step),
+      usage: () => { asked.push({ at: performance.now(), served }); return later({ cpuMillis: Math.floor(cpuMicros / step) * step / 1000 }) },
       sample: () => later({ afterListeners: 1 })
     }
   }
@@ -66,4 +67,30 @@ t.test("a window's chunks are taken apart in time; a flat window is read once", 
   for (let i = 1; i + 1 < early.length; i += 2) gaps.push(early[i + 1].at - early[i].at)
   t.equal(gaps.length, LEAK_PROTOCOL.chunks - 1)
   t.ok(gaps.every((gap) => gap >= LEAK_PROTOCOL.chunkGapMs - 1), `gaps ${gaps.map((gap) => gap.toFixed(0)).join(', ')} ms`)
+})
+
+// On the coarse clock a window grows to its stretches of steps: a flat
+// server at 1,000 µs a request reads its late window over requests
+// 3061-3160 once that window costs four times as much (this test's own
+// arithmetic, the same on every machine: the stand-in's clock is written here).
+const COARSE_STEP = 15625
+
+t.test('on a coarse clock, a flat server whose first late window is four times dearer reads flat, read twice', async (t) => {
+  const { target } = await standIn(t, (n) => n > 3060 && n <= 3160 ? 4000 : 1000, { step: COARSE_STEP })
+  const cpu = cpuCheck((await checkLeak(target)).checks)
+  t.equal(cpu.pass, true, cpu.seen)
+  t.match(cpu.sent, /^those and \d+ more requests; .* over requests 51-680 and 3061-\d+, the cheapest stretch of at least 12 steps .*\(the late one read twice, as it read a leak\)$/)
+  t.match(cpu.seen, /\(x1\.0\d; flat is under x2\)/)
+})
+
+t.test('on a coarse clock, a leak reads as one when read twice; a flat server is read once', async (t) => {
+  const leak = await standIn(t, (n) => 10 * n, { step: COARSE_STEP })
+  const { checks, leaking } = await checkLeak(leak.target)
+  t.equal(cpuCheck(checks).pass, false, cpuCheck(checks).seen)
+  t.ok(leaking)
+  t.match(cpuCheck(checks).sent, /\(the late one read twice, as it read a leak\)$/)
+  const flat = await standIn(t, () => 1000, { step: COARSE_STEP })
+  const cpu = cpuCheck((await checkLeak(flat.target)).checks)
+  t.equal(cpu.pass, true, cpu.seen)
+  t.match(cpu.sent, /^the same \d+ requests; .*which moves by 15,625 µs$/)
 })
