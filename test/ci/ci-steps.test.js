@@ -111,7 +111,7 @@ t.test('each npm command of .ci/run runs in the workflow with the same arguments
     if (LOOPS[script]) {
       const key = script === 'test' ? 'test' : 'clinic'
       const label = script === 'test' ? 'npm test' : script
-      t.match(prefix, new RegExp(`^timed "${label} on Node \\$version" with_node "\\$version"(?: \\.ci/linked-paths)?$`), `${line}: on each release`)
+      t.match(prefix, new RegExp(`^(?:timed|beside) "${label} on Node \\$version" with_node "\\$version"(?: \\.ci/linked-paths| in_copy "\\$version")?$`), `${line}: on each release`)
       t.match(ciRun, new RegExp(`for version in "\\$\\{${LOOPS[script]}\\[@\\]\\}"`), `${script}: a loop over ${LOOPS[script]}`)
       t.match(ciRun, new RegExp(`read -r -a ${LOOPS[script]} <<< "\\$\\(node_lines ${key}\\)"`), `${LOOPS[script]}: .ci/node-lines.json's ${key}`)
       releases = nodeLines[key]
