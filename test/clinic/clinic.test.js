@@ -24,6 +24,7 @@ t.setTimeout(10 * 60 * 1000) // ten clinic runs of about ten seconds each, and t
 // (the clone's runs below check it), and writing it costs seconds a run.
 const options = { log: quiet, html: false }
 const { UNSEEN_LEAK } = require('./unseen-leak')
+const { FIXED_CPU_CHECK_ALONE, FIXED_ON_ONE_CORE } = require('./doctor-verdicts')
 
 // A participant's clone as the workshop room has them: under a folder whose
 // name has a space (~/Documents/Node Workshop/, or node itself under
@@ -162,7 +163,7 @@ t.test('doctor on fixed reports no issue, or that the machine was too busy to ju
   } else if (result.analysis.issueCategory === 'none') {
     t.equal(result.verdict, 'fixed: no issue detected', figures)
   } else {
-    t.match(result.verdict, /^fixed: no issue detected \(Doctor's headline, io issue detected, rests on its CPU check alone, and fixed used [\d.]+ of a core (in its median sample: not a server waiting on I\/O|, its load [\d.]+: a server waiting on its load, not on I\/O)\)$/, figures)
+    t.match(result.verdict, FIXED_CPU_CHECK_ALONE, figures)
   }
 })
 
@@ -176,7 +177,7 @@ t.test('doctor on fixed on one core: no issue, a server waiting on its load', { 
   t.equal(result.code, 0, result.error)
   const figures = `${JSON.stringify(result.issues)}; ${JSON.stringify(result.machine)}`
   t.ok(result.machine.serverCores < 0.75, `fixed shared its core: ${figures}`)
-  t.match(result.verdict, /^fixed: no issue detected( \(Doctor's headline, io issue detected, rests on its CPU check alone, and fixed used [\d.]+ of a core, its load [\d.]+: a server waiting on its load, not on I\/O\))?$/, figures)
+  t.match(result.verdict, FIXED_ON_ONE_CORE, figures)
 })
 
 function hasTaskset () {

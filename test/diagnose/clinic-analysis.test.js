@@ -14,6 +14,7 @@ const { skipWithoutClinic } = require('../skips')
 // Without clinic (an install with --omit=optional), nothing here can run.
 const analysis = skipWithoutClinic ? null : require('../../diagnose/clinic-analysis')
 const { readText } = require('../read-text')
+const { FIXED_CPU_CHECK_ALONE, FIXED_ON_ONE_CORE } = require('../clinic/doctor-verdicts')
 const { linkFolder, linksMissing } = require('../links')
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'clinic')
@@ -125,6 +126,7 @@ t.test("Doctor's CPU check alone, on a server busy in most samples, is no issue"
   t.match(machine, { busy: false, serverMedianCores: 0.99 })
   t.equal(analysis.describeDoctorVerdict('fixed', IO_ON_FIXED, machine),
     "fixed: no issue detected (Doctor's headline, io issue detected, rests on its CPU check alone, and fixed used 0.99 of a core in its median sample: not a server waiting on I/O)")
+  t.match(analysis.describeDoctorVerdict('fixed', IO_ON_FIXED, machine), FIXED_CPU_CHECK_ALONE, 'test:clinic accepts it on two cores')
   // Anything flagged beside the CPU, the verdict is Doctor's.
   const withHandles = { issueCategory: 'io', issues: { cpu: 'performance', handles: 'performance', memory: {} } }
   t.equal(analysis.describeDoctorVerdict('fixed', withHandles, machine), 'fixed: io issue detected (flagged: cpu, handles)')
@@ -143,8 +145,10 @@ t.test("Doctor's CPU check alone, on a server waiting on its load, is no issue",
   t.match(oneCore, { busy: false, serverMedianCores: 0.52 })
   t.equal(analysis.describeDoctorVerdict('fixed', IO_ON_FIXED, oneCore),
     "fixed: no issue detected (Doctor's headline, io issue detected, rests on its CPU check alone, and fixed used 0.52 of a core, its load 0.47: a server waiting on its load, not on I/O)")
+  t.match(analysis.describeDoctorVerdict('fixed', IO_ON_FIXED, oneCore), FIXED_ON_ONE_CORE, 'test:clinic accepts it on one core')
   const inStep = analysis.judgeMachine(load({ busyShare: 0.8, loadCores: 0.95 }), samples({ serverCpu: 0.63, delay: 1 }))
   t.match(analysis.describeDoctorVerdict('fixed', IO_ON_FIXED, inStep), /^fixed: no issue detected \(.* fixed used 0\.63 of a core, its load 0\.95: a server waiting on its load, not on I\/O\)$/)
+  t.match(analysis.describeDoctorVerdict('fixed', IO_ON_FIXED, inStep), FIXED_CPU_CHECK_ALONE, 'test:clinic accepts it on two cores')
   // The two short of Doctor's 0.9 of a core: Doctor's verdict.
   const short = analysis.judgeMachine(load({ busyShare: 0.5, loadCores: 0.37 }), samples({ serverCpu: 0.52, delay: 1 }))
   t.equal(analysis.describeDoctorVerdict('fixed', IO_ON_FIXED, short), 'fixed: io issue detected (flagged: cpu)')
