@@ -29,7 +29,9 @@ const { tap: TAP_SETTINGS } = JSON.parse(fs.readFileSync(path.join(ROOT, 'packag
 // starts its files in the order their spawns come, which it does not fix
 // (each waits on a stat of its file first): a file next to the serial one
 // may have no partner to meet, and ends at its deadline; one that starts
-// after a partner ended waits for the other.
+// after a partner ended waits for the other. Two files on each side of the
+// serial one, so that in tap's usual order each meets its neighbour and none
+// waits out its deadline (ten seconds with a core idle, on every npm test).
 function standIn (name, { partners = [], ms = 300 } = {}) {
   return `'use strict'
 const fs = require('node:fs')
@@ -63,16 +65,21 @@ t.test('package.json marks one folder serial, test/serial, and it holds test fil
   t.ok(files.length > 0, `test/serial/ holds ${files.join(', ')}`)
 })
 
+// The stand-ins that may run two at a time, each the others' partner.
+const BESIDE_EACH_OTHER = ['one', 'two', 'after', 'later']
+const others = (name) => BESIDE_EACH_OTHER.filter((other) => other !== name)
+
 t.test('under tap, a file in test/serial/ runs alone and the others two at a time', async (t) => {
   // Outside this repository: tap takes the nearest package.json's settings.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'serial-check-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   const files = {
     'package.json': JSON.stringify({ name: 'serial-check', private: true, tap: TAP_SETTINGS }),
-    'test/bench/one.test.js': standIn('one', { partners: ['two', 'after'] }),
-    'test/bench/two.test.js': standIn('two', { partners: ['one', 'after'] }),
+    'test/bench/one.test.js': standIn('one', { partners: others('one') }),
+    'test/bench/two.test.js': standIn('two', { partners: others('two') }),
     'test/serial/bench/alone.test.js': standIn('alone'),
-    'test/workshop/after.test.js': standIn('after', { partners: ['one', 'two'] })
+    'test/workshop/after.test.js': standIn('after', { partners: others('after') }),
+    'test/workshop/later.test.js': standIn('later', { partners: others('later') })
   }
   for (const [file, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
@@ -89,14 +96,14 @@ t.test('under tap, a file in test/serial/ runs alone and the others two at a tim
   if (!t.equal(run.code, 0, 'the stand-ins pass under tap')) t.comment(run.output.slice(-2000))
   const events = fs.readFileSync(log, 'utf8').trim().split('\n')
   const running = new Set()
-  const beside = { one: new Set(), two: new Set(), alone: new Set(), after: new Set() }
+  const beside = Object.fromEntries([...BESIDE_EACH_OTHER, 'alone'].map((name) => [name, new Set()]))
   for (const [what, name] of events.map((line) => line.split(' '))) {
     if (what === 'end') { running.delete(name); continue }
     for (const other of running) { beside[name].add(other); beside[other].add(name) }
     running.add(name)
   }
   t.same([...beside.alone], [], `alone ran alone (${events.join(', ')})`)
-  // Three files that may run beside each other and one that may not: in
-  // any order tap starts them, two of the three are side by side.
-  t.ok(['one', 'two', 'after'].some((name) => beside[name].size > 0), `two files ran at the same time: the runner does run two at a time (${events.join(', ')})`)
+  // Four files that may run beside each other and one that may not: in
+  // any order tap starts them, two of the four are side by side.
+  t.ok(BESIDE_EACH_OTHER.some((name) => beside[name].size > 0), `two files ran at the same time: the runner does run two at a time (${events.join(', ')})`)
 })
