@@ -65,8 +65,9 @@ function runLoad (port, load) {
 }
 
 // The machine's CPU from now until end(): { from, to } on Doctor's clock, cores,
-// allMs and busyMs (null where the OS gives no CPU times), and loadMs, this
-// process's CPU and the load's. The server's own is measured inside it.
+// allMs, busyMs and stolenMs, what a virtual machine's host took (null where the
+// OS gives no CPU times; tooling/cpu-times.js), and loadMs, this process's CPU
+// and the load's. The server's own is measured inside it.
 function cpuDuring () {
   const from = Date.now()
   const before = cpuTimes()
@@ -82,6 +83,7 @@ function cpuDuring () {
         cores: os.cpus().length,
         allMs: allMs > 0 ? allMs : null,
         busyMs: allMs > 0 ? allMs - (after.idle - before.idle) : null,
+        stolenMs: allMs > 0 ? after.stolen - before.stolen : null,
         loadMs: (own.user + own.system) / 1000 + loadChildMs
       }
     }

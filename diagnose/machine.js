@@ -22,17 +22,23 @@ function judgeMachine (cpu, samples) {
   const serverCores = sampledMs > 0 ? serverMs / sampledMs : 0
   const othersMs = Math.max(0, cpu.busyMs - serverCores * wallMs - cpu.loadMs)
   const othersShare = othersMs / cpu.allMs
+  // What the virtual machine's host took is others' too (in busyMs): said apart.
+  const stolenShare = Math.min(othersShare, (cpu.stolenMs ?? 0) / cpu.allMs)
   const idleCores = (cpu.allMs - cpu.busyMs) / wallMs
   const busy = othersShare >= BUSY_OTHERS_SHARE && idleCores < 1
   const blockedShare = sampledMs > 0 ? during.slice(1).reduce((sum, s) => sum + s.delay, 0) / sampledMs : 0
   const delayBeyondMachine = blockedShare >= BLOCKED_SHARE
   const serverMedianCores = median(during.slice(1).map((s) => s.cpu))
   const loadCores = cpu.loadMs / wallMs
-  return { measured: true, othersShare, idleCores, serverCores, serverMedianCores, loadCores, busy, blockedShare, delayBeyondMachine }
+  return { measured: true, othersShare, stolenShare, idleCores, serverCores, serverMedianCores, loadCores, busy, blockedShare, delayBeyondMachine }
 }
 
 function describeMachine (variant, machine) {
-  const others = `other processes used ${Math.round(machine.othersShare * 100)} % of the CPU during the load`
+  const percent = (share) => Math.round(share * 100)
+  const stolen = percent(machine.stolenShare ?? 0)
+  const others = stolen === 0
+    ? `other processes used ${percent(machine.othersShare)} % of the CPU during the load`
+    : `other processes used ${percent(machine.othersShare - machine.stolenShare)} % of the CPU during the load and the virtual machine's host held back ${stolen} % of it`
   return {
     others,
     notJudged: `${variant}: not judged: the machine was busy (${others}; ${variant} got ${machine.serverCores.toFixed(2)} of a core). Run it again on a quieter machine.`
