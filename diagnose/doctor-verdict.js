@@ -26,7 +26,8 @@ function describeDoctorVerdict (variant, { issueCategory, issues }, machine = nu
     return `${variant}: no issue detected (Doctor's headline, ${headline}, rests on its CPU check alone, and ${variant} ` +
       `used ${machine.serverMedianCores.toFixed(2)} of a core in its median sample: not a server waiting on I/O)`
   }
-  if (cpuAlone && machine.serverCores + machine.loadCores >= CPU_CHECK_CORES) {
+  // What the virtual machine's host held back of a core (stolenShare, each core's average) was the pair's to use too.
+  if (cpuAlone && machine.serverCores + machine.loadCores + (machine.stolenShare ?? 0) >= CPU_CHECK_CORES) {
     return `${variant}: no issue detected (Doctor's headline, ${headline}, rests on its CPU check alone, and ${variant} ` +
       `used ${machine.serverCores.toFixed(2)} of a core, its load ${machine.loadCores.toFixed(2)}: a server waiting on its load, not on I/O)`
   }
