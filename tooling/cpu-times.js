@@ -4,9 +4,8 @@
 //
 // On a virtual machine the host now and then runs other guests on its cores: time this machine's processes
 // wanted the CPU and did not get it, which Linux counts as "steal" in /proc/stat and os.cpus() leaves out. A
-// reading without it calls such a machine idle (in a CI run the host took 26 to 50 % of 2 cores for minutes, and
-// Doctor's verdict on fixed was read as the server's). So `stolen` is counted in `all` and not as idle: the time
-// others took. 0 where there is no /proc/stat.
+// reading without it calls such a machine idle, and Doctor's verdict on a server short of CPU is read as the
+// server's. So `stolen` is counted in `all` and not as idle: the time others took. 0 where there is no /proc/stat.
 
 const fs = require('node:fs')
 const os = require('node:os')
