@@ -1,6 +1,6 @@
 'use strict'
 
-// Where a server sits between fixed/ (0) and fast/ (1): docs/workshop.md, "The speed verdict", says why a share.
+// Where a server sits between fixed/ (0) and fast/ (1): docs/verify.md, "The speed verdict", says why a share.
 
 const { median, signedRankPValue, MAX_SIGN_FLIP_ROUNDS } = require('../bench/judge/stats')
 

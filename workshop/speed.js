@@ -2,7 +2,7 @@
 
 // The last part of `npm run verify`: yours loaded beside fixed and fast in the same rounds, slow by request counts,
 // and a verdict on where yours sits between fixed/ and fast/ (share.js). Loaded together, the machine's ups and
-// downs fall on all three (docs/workshop.md, "The speed verdict", says why, and why a share rather than a band).
+// downs fall on all three (docs/verify.md, "The speed verdict", says why, and why a share rather than a band).
 
 const { TARGETS, targetsIn } = require('../bench/protocol/targets')
 const { measureSideBySide } = require('../bench/measure/side-by-side')
@@ -30,7 +30,7 @@ const [SHARE_FROM, SHARE_TO] = targetsIn('speedBetween')
 
 // Yours beside slow, fast and fixed: by time in rounds until placed (speedDecided), then by counts once (slow,
 // and yours when `leaking`): slow costs far more than the others, so one round places it.
-async function compareSpeed (entry, { leaking = false, protocol = SPEED_PROTOCOL, onRun = () => {}, measureSides = measureSideBySide } = {}) {
+async function compareSpeed (entry, { name = YOURS, leaking = false, protocol = SPEED_PROTOCOL, onRun = () => {}, measureSides = measureSideBySide } = {}) {
   const definitions = { ...Object.fromEntries(BESIDE.map((name) => [name, TARGETS[name]])), [YOURS]: { entry, leaking } }
   const names = [YOURS, ...BESIDE]
   const timed = names.filter((name) => !definitions[name].leaking)
@@ -52,7 +52,7 @@ async function compareSpeed (entry, { leaking = false, protocol = SPEED_PROTOCOL
     decided: () => speedDecided(runs)
   })
   if (counted.length > 0) await measure(counted, 1, 'count')
-  return { protocol: { ...protocol, rounds, targets: names }, runs, ...judgeSpeed(runs) }
+  return { protocol: { ...protocol, rounds, targets: names }, runs, ...judgeSpeed(runs, { name }) }
 }
 
 async function measureRounds (names, { protocol, more = true, measureRound, decided }) {
@@ -67,16 +67,16 @@ async function measureRounds (names, { protocol, more = true, measureRound, deci
   return rounds
 }
 
-function judgeSpeed (runs, { alpha = SPEED_ALPHA } = {}) {
+function judgeSpeed (runs, { alpha = SPEED_ALPHA, name = YOURS } = {}) {
   const summaries = summarizeTargets(runs, [YOURS, ...BESIDE])
   const comparisons = speedComparisons(runs, { alpha })
   const between = speedBetween(runs, { alpha })
-  return { summaries, comparisons, between, verdict: speedVerdict(comparisons, between, { alpha }) }
+  return { summaries, comparisons, between, verdict: speedVerdict(comparisons, between, { alpha, name }) }
 }
 
 function speedDecided (runs, { alpha = SPEED_ALPHA } = {}) {
   const category = placeYours(speedComparisons(runs, { alpha }), speedBetween(runs, { alpha }), { alpha })
-  return !['not told apart', 'costlier', 'cannot tell'].includes(category)
+  return !ABSTAINING.includes(category)
 }
 
 // Yours against each variant: rounds measured together judged as bench:compare judges a pair; measured apart,
@@ -116,32 +116,47 @@ function speedBetween (runs, { alpha = SPEED_ALPHA } = {}) {
 }
 
 // On CPU per request, not req/s: on a laptop the load generator shares, it is what the server alone decides.
-// Each verdict and its order: docs/workshop.md, "The speed verdict".
-function speedVerdict (comparisons, between, { alpha = SPEED_ALPHA } = {}) {
+// Resolves to { sentence, again, figures }: the place in a sentence a participant reads aloud, whether it asks for
+// another run, and the figures behind it, a line each. Each verdict and its order: docs/verify.md, "The speed verdict".
+function speedVerdict (comparisons, between, { alpha = SPEED_ALPHA, name = YOURS } = {}) {
   const { fixed, fast } = comparisons
   const category = placeYours(comparisons, between, { alpha })
-  const againstFixed = `${round(fixed.ratio)} times fixed/'s CPU per request${intervalText(fixed)}`
+  const sentence = SPEED_SENTENCES[category](name)
+  const again = ABSTAINING.includes(category)
+  const againstFixed = `${name} costs ${round(fixed.ratio)} times fixed/'s CPU per request${intervalText(fixed)}.`
   switch (category) {
-    case 'not measured': return 'not measured: a server answered nothing'
+    case 'not measured': return { sentence, again, figures: [] }
     case 'faster': {
       const less = (ratio) => Math.round((1 - ratio) * 100)
       const interval = fixed.interval ? ` (${less(fixed.interval[1])} to ${less(fixed.interval[0])} %)` : ''
-      return `faster than fixed/: ${less(fixed.ratio)} % less CPU per request${interval}`
+      return { sentence, again, figures: [`${name} uses ${less(fixed.ratio)} % less CPU per request than fixed/${interval}.`] }
     }
     case 'cannot tell': {
       const gap = between.fastOverFixed
-      return `cannot tell fast/ from fixed/ on this machine in this run: fast/ ${round(gap.ratio)} times fixed/'s CPU per request${intervalText(gap)}, ` +
-        `so yours (${againstFixed}) cannot be placed between them; run it again with less running beside it`
+      return { sentence, again, figures: [againstFixed, `fast/ costs ${round(gap.ratio)} times fixed/'s CPU per request${intervalText(gap)}.`] }
     }
-    case 'costlier': return `costs more than fixed/, not placed against fast/ in this run: ${againstFixed}; run it again with less running beside it`
-    case 'as fixed': return `about as fast as fixed/: ${againstFixed}`
-    case 'between': return `between fixed/ and fast/: costs ${againstFixed}`
-    case 'as fast': return `about as fast as fast/: costs ${againstFixed}`
-    case 'as slow': return `about as slow as slow/: ${round(fast.ratio)} times fast/'s CPU per request`
-    case 'slower': return `slower than fast/: ${round(fast.ratio)} times its CPU per request`
-    default: return `not told apart from fixed/ in this run: ${againstFixed}; run it again with less running beside it`
+    case 'as slow':
+    case 'slower': return { sentence, again, figures: [`${name} costs ${round(fast.ratio)} times fast/'s CPU per request.`] }
+    default: return { sentence, again, figures: [againstFixed] }
   }
 }
+
+// What verify says of yours, a sentence a place (placeYours). Where the rounds place nothing, it says so and asks
+// for another run (ABSTAINING): on a machine busier than the difference is large, rather than guess.
+const SPEED_SENTENCES = {
+  'not measured': (name) => `${name} could not be measured: a server answered nothing.`,
+  faster: (name) => `${name} is faster than fixed/.`,
+  'as fixed': (name) => `${name} is about as fast as fixed/.`,
+  between: (name) => `${name} is between fixed/ and fast/.`,
+  'as fast': (name) => `${name} is about as fast as fast/.`,
+  'as slow': (name) => `${name} is about as slow as slow/.`,
+  slower: (name) => `${name} is slower than fast/.`,
+  'cannot tell': (name) => `This run could not tell fast/ from fixed/, so it cannot place ${name} between them.`,
+  costlier: (name) => `${name} costs more than fixed/, but this run could not place it against fast/.`,
+  'not told apart': (name) => `This run could not tell ${name} from fixed/.`
+}
+const ABSTAINING = ['cannot tell', 'costlier', 'not told apart']
+const RUN_IT_AGAIN = 'Run verify again with less running beside it.'
 
 function placeYours ({ fixed, fast, slow }, between, { alpha }) {
   if (![fixed, fast].every(measured)) return 'not measured'
@@ -182,4 +197,4 @@ function shareText (share) {
   return share.toFixed(2)
 }
 
-module.exports = { compareSpeed, measureRounds, judgeSpeed, speedComparisons, speedBetween, speedVerdict, speedDecided, intervalText, shareText, SPEED_PROTOCOL, SPEED_ALPHA, FIXED_SHARE, FAST_SHARES, YOURS, BESIDE }
+module.exports = { compareSpeed, measureRounds, judgeSpeed, speedComparisons, speedBetween, speedVerdict, speedDecided, intervalText, shareText, SPEED_SENTENCES, RUN_IT_AGAIN, SPEED_PROTOCOL, SPEED_ALPHA, FIXED_SHARE, FAST_SHARES, YOURS, BESIDE }

@@ -34,7 +34,7 @@ const protocolIs = (mode, values) => {
 }
 
 const SETTINGS = [
-  // verify's level 1 line, in docs/workshop.md's table and words, docs/tests.md.
+  // verify's level 1 line, in docs/verify.md's table and words, docs/tests.md.
   { text: 'five chunks of ten, 50 ms apart', holds: () => { const { LEAK_PROTOCOL: p } = require('../../workshop/levels/leak'); return p.chunks === 5 && p.window === 50 && p.chunkGapMs === 50 } },
   { text: 'flat is under x2', holds: () => constant('workshop/levels/leak.js', 'FLAT_CPU_GROWTH') === 2 },
   { text: 'growing past x2', holds: () => constant('workshop/levels/leak.js', 'FLAT_CPU_GROWTH') === 2 },

@@ -14,6 +14,8 @@ const usage = [
   'accumulate (500, ten at a time) and while many are in flight'
 ]
 const readme = 'README, "5. Fix the leak in your copy"'
+const failing = 'The leak is still there: level 1 fails.'
+const held = 'Your fix holds the leak.'
 
 // By request counts, as the bench measures slow, so that every machine meets a leak at the same listener count.
 // Each window reads as its cheapest chunk: a leak makes every late chunk dearer, a collection or a compile only some.
@@ -33,7 +35,7 @@ const LEAK_PROTOCOL = {
 const FLAT_CPU_GROWTH = 2
 // A clock that moves in steps this fine reads a chunk of ten requests. On a coarser one (Windows') a window grows
 // until it holds COARSE_STRETCHES stretches of COARSE_WINDOW_STEPS steps and reads as the cheapest, which lies
-// past the warm-up (docs/workshop.md, "Level 1 on a coarse CPU clock").
+// past the warm-up (docs/verify.md, "Level 1 on a coarse CPU clock").
 const FINE_CPU_CLOCK_MICROS = 50
 const COARSE_WINDOW_STEPS = 12
 const COARSE_STRETCHES = { early: 3, late: 2 }
@@ -223,4 +225,4 @@ function formatMicros (micros) {
   return micros >= 1000 ? `${Math.round(micros).toLocaleString('en-US')} µs` : `${micros.toPrecision(3)} µs`
 }
 
-module.exports = { title, usage, readme, check: checkLeak, checkLeak, LEAK_PROTOCOL, FLAT_CPU_GROWTH }
+module.exports = { title, usage, readme, failing, held, check: checkLeak, checkLeak, LEAK_PROTOCOL, FLAT_CPU_GROWTH }

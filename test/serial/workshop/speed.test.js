@@ -166,7 +166,7 @@ function withoutCoverage (t) {
 // The one-line fix is fast/'s code: verify, as a participant runs it, must
 // call the two alike. With verify's own protocol (SPEED_PROTOCOL), on
 // purpose: in shorter windows without warm-up, CPU per request measures
-// V8's warm-up more than the code (docs/workshop.md, "The speed verdict").
+// V8's warm-up more than the code (docs/verify.md, "The speed verdict").
 t.test('verify\'s speed comparison on the one-line fix: its lines, and "about as fast as fast/"', {
   skip: skipOffMainLine("verify's speed verdict is a measurement")
 }, async (t) => {
