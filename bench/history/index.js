@@ -10,7 +10,7 @@ const { ROOT } = require('../../tooling/repo')
 const { ALPHA, PERMUTATIONS, MIN_SIZE, TESTS } = require('./change-points')
 const { describeChanges, formatChange, WEAK_ALPHA } = require('./changes')
 const { confirmChanges } = require('./confirm')
-const { historyReport, formatReport, formatMarkdown } = require('./report')
+const { historyReport, formatReport, formatMarkdown, METER_MIN_MAGNITUDE } = require('./report')
 const { recordCommits } = require('./record')
 const { renderHistoryPage, githubCommitUrl } = require('./page')
 const { git } = require('../../tooling/git')
@@ -21,12 +21,14 @@ const USAGE = `Usage: npm run bench:history -- [--json | --markdown] [--html FIL
        npm run bench:history -- record [REF...] [--targets LIST] [--push REMOTE]
        npm run bench:history -- confirm [--ref REF] [--push REMOTE]
        npm run bench:history -- changes FILE [--json] [--test student|permutation]
+                                    [--min-magnitude PERCENT]
 
 With no subcommand: each series of the stored history (git notes under
 refs/notes/bench-history) along REF's first parents (default HEAD), and
 its change points, each with the commits on either side, its size in %
 with a 95 % interval, its p-value, and whether an A/B confirmed it. A
 weak change point (p under ${WEAK_ALPHA}, not ${ALPHA}) is shown to be measured.
+A step under ${METER_MIN_MAGNITUDE * 100} % of a count is the meter's noise, not a change.
 --html FILE also writes a page: a chart a series, change points marked,
 each linked to its commit (on GitHub, where the repository is there).
 record counts each REF (default HEAD) with the instruction meter, from a
@@ -37,11 +39,15 @@ machine counts: unrecorded commits between its sides bisected with the
 meter (each count kept), then an A/B of the two adjacent commits.
 --push merges the remote's history and pushes it.
 changes: the change points of FILE, a JSON array of numbers in the order
-they were measured, by E-divisive means (Matteson and James, 2014): the
-split where the points before and after differ most, kept where Student's
-t-test between its sides gives p under ${ALPHA} (as Apache Otava does), or
-with --test permutation where none of ${PERMUTATIONS} shuffles splits as well;
-then again on each side; a side needs ${MIN_SIZE} points. --json: a JSON array,
+they were measured, by E-divisive means (Matteson and James, 2014), in
+Apache Otava's two stages: the split where the points before and after
+differ most, kept where Student's t-test between them gives p under
+${WEAK_ALPHA}, then again on each side; then each split tested again
+between its neighbours, the weakest dropped (a weak change point) while
+its p is not under ${ALPHA}. --min-magnitude: a change of the mean under
+PERCENT % is none (default 0). With --test permutation, a split is kept
+where none of ${PERMUTATIONS} shuffles splits as well, in one stage. A side
+needs ${MIN_SIZE} points. --json: a JSON array,
 one object per change point: { index (0-based, the first point after it),
 weak, pValue, qHat, before: { from, to, median }, after: { ... }, shift:
 { difference, interval, percent, percentInterval } } (to excluded).
@@ -72,7 +78,8 @@ async function main (argv, { stdout }) {
     ref: { type: 'string', default: 'HEAD' },
     targets: { type: 'string' },
     push: { type: 'string' },
-    test: { type: 'string', default: 'student' }
+    test: { type: 'string', default: 'student' },
+    'min-magnitude': { type: 'string' }
   }, { positionals: true })
   const [subcommand, ...rest] = positionals
   if (subcommand === 'changes') return changes(rest, values, stdout)
@@ -93,10 +100,19 @@ function changes ([file, ...rest], values, stdout) {
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
   if (!TESTS.includes(values.test)) throw new UsageError(`--test: one of ${TESTS.join(', ')}`)
   const series = readSeries(file)
-  const found = describeChanges(series, { test: values.test })
+  const found = describeChanges(series, { test: values.test, minMagnitude: minMagnitudeOf(values) })
   if (values.json) stdout.write(JSON.stringify(found, null, 2) + '\n')
   else stdout.write(found.length === 0 ? `no change point in ${series.length} points\n` : found.map(formatChange).join('\n') + '\n')
   return 0
+}
+
+function minMagnitudeOf (values) {
+  const text = values['min-magnitude']
+  if (text === undefined) return 0
+  if (values.test !== 'student') throw new UsageError('--min-magnitude: with Student\'s test only')
+  const percent = Number(text)
+  if (text.trim() === '' || !Number.isFinite(percent) || percent < 0) throw new UsageError(`--min-magnitude: a percentage, 0 or more, not "${text}"`)
+  return percent / 100
 }
 
 async function record (refs, values, stdout) {

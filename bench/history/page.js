@@ -7,7 +7,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { escapeHtml, jsonForScript, htmlPage } = require('../../tooling/html-text')
-const { signed, formatP, figure } = require('./changes')
+const { signed, pFigure, figure } = require('./changes')
 
 const UPLOT_DIR = path.dirname(require.resolve('uplot/dist/uPlot.iife.min.js'))
 const REPORT_CSS = path.join(__dirname, '..', 'print', 'html', 'page.css')
@@ -45,7 +45,7 @@ function section (series, id, commitUrl) {
   const rows = series.changes.map((change) => `<tr class="change-mark"><th scope="row">${change.weak ? 'weak change point' : 'change point'}</th>` +
     `<td>${commitLink(change.before.commit, commitUrl)} → ${commitLink(change.after.commit, commitUrl)}</td><td>${change.between}</td>` +
     `<td>${signed(change.shift.percent)} % (${signed(change.shift.percentInterval[0])} to ${signed(change.shift.percentInterval[1])} %)</td>` +
-    `<td>${formatP(change.pValue)}</td><td>${confirmationCell(change)}</td></tr>`)
+    `<td>${pFigure(change.pValue)}</td><td>${confirmationCell(change)}</td></tr>`)
   const cpu = (micros) => micros === null ? '—' : figure(micros)
   const points = series.commits.map((commit, i) => `<tr><th scope="row">${commitLink(commit, commitUrl)}</th><td>${figure(series.values[i])}</td><td>${cpu(series.cpuMicrosPerRequest?.[i] ?? null)}</td></tr>`)
   return `<section class="chart-section" id="section-${id}">

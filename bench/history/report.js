@@ -7,7 +7,15 @@
 const { git } = require('../../tooling/git')
 const { median } = require('../judge/stats')
 const { readLines } = require('./store')
-const { describeChanges, signed, formatP } = require('./changes')
+const { describeChanges, signed, formatP, pFigure } = require('./changes')
+const { INSTRUCTION_DEFAULTS } = require('../judge/instructions')
+
+// The smallest change of a count that is a change point: two processes of
+// the same code count up to half the gate's allowance apart
+// (docs/instructions.md), 0.05 %. The history's series are counts of
+// separate processes, one a commit, so a step smaller than that is the
+// meter's noise, however many points hold it.
+const METER_MIN_MAGNITUDE = INSTRUCTION_DEFAULTS.maxRegression / 2
 
 const firstParents = (root, ref) => git(['rev-list', '--first-parent', '--reverse', ref], { cwd: root }).split('\n')
 
@@ -34,7 +42,7 @@ function historyReport ({ root, ref = 'HEAD', lines = readLines({ root }) }) {
     const commits = [...byCommit.keys()].sort((a, b) => position.get(a) - position.get(b))
     const values = commits.map((commit) => median(byCommit.get(commit).map((point) => point.instructionsPerRequest)))
     const cpuMicrosPerRequest = commits.map((commit) => median(byCommit.get(commit).map((point) => point.cpuMicrosPerRequest ?? NaN)))
-    const changes = describeChanges(values).map((change) => {
+    const changes = describeChanges(values, { minMagnitude: METER_MIN_MAGNITUDE }).map((change) => {
       const [before, after] = [commits[change.index - 1], commits[change.index]]
       const confirmation = confirmations.find((line) => line.commit === after && line.before === before &&
         line.series === group.series && line.target === group.target) ?? null
@@ -68,7 +76,7 @@ function formatReport (report) {
     `${series.target}, series ${series.series} (${series.about}): ${series.commits.length} commits recorded, ` +
       `${series.changes.filter((c) => !c.weak).length} change point(s), ${series.changes.filter((c) => c.weak).length} weak`,
     ...series.changes.map((change) => `  ${change.weak ? 'weak ' : ''}${short(change.before.commit)} -> ${short(change.after.commit)} (${betweenText(change)}): ` +
-      `${sizeOf(change)}, p = ${formatP(change.pValue)}, ${confirmationText(change)}`)
+      `${sizeOf(change)}, ${formatP(change.pValue)}, ${confirmationText(change)}`)
   ].join('\n')).join('\n\n') + '\n'
 }
 
@@ -76,9 +84,9 @@ function formatReport (report) {
 function formatMarkdown (report) {
   const rows = report.flatMap((series) => series.changes.map((change) =>
     `| ${series.target} | ${series.series} | \`${short(change.before.commit)}\` | \`${short(change.after.commit)}\` | ${change.between} | ${sizeOf(change)} | ` +
-    `${formatP(change.pValue)}${change.weak ? ' (weak)' : ''} | ${confirmationText(change)} |`))
+    `${pFigure(change.pValue)}${change.weak ? ' (weak)' : ''} | ${confirmationText(change)} |`))
   return ['| target | series | before | after | between | size | p | confirmed |', '|---|---|---|---|---|---|---|---|', ...rows].join('\n') + '\n' +
     (rows.length === 0 ? `\nNo change point in ${report.length} series.\n` : '')
 }
 
-module.exports = { historyReport, formatReport, formatMarkdown, firstParents }
+module.exports = { historyReport, formatReport, formatMarkdown, firstParents, METER_MIN_MAGNITUDE }

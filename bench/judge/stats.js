@@ -105,13 +105,15 @@ function binomial (n, k) {
 // decides a change point (scipy's ttest_ind with equal variances); the p-value through the regularized
 // incomplete beta function (Numerical Recipes, 3rd ed., section 6.4). Written here: npm's well-kept
 // t-distribution (@stdlib/stats-base-dists-t-cdf) installs 223 packages for it.
-function studentTTest (left, right) {
+// `leastVariance`: the pooled variance is taken as at least this (bench/history/change-points.js
+// floors it at the data's rounding, so that two sides of equal points still give a p).
+function studentTTest (left, right, { leastVariance = 0 } = {}) {
   const [n, m] = [left.length, right.length]
   if (n + m <= 2) return { t: 0, p: 1 }
   const [meanLeft, meanRight] = [mean(left), mean(right)]
   const squares = (values, centre) => values.reduce((sum, v) => sum + (v - centre) ** 2, 0)
   const degrees = n + m - 2
-  const pooled = (squares(left, meanLeft) + squares(right, meanRight)) / degrees
+  const pooled = Math.max(leastVariance, (squares(left, meanLeft) + squares(right, meanRight)) / degrees)
   const error = Math.sqrt(pooled * (1 / n + 1 / m))
   if (error === 0) return { t: meanLeft === meanRight ? 0 : Infinity, p: meanLeft === meanRight ? 1 : 0 }
   const t = (meanRight - meanLeft) / error

@@ -9,8 +9,11 @@
 // where there is none.
 
 const t = require('tap')
-const { findChangePoints: find, qHat } = require('../../../bench/history/change-points')
+const { findChangePoints: find, detectChangePoints, qHat, ALPHA } = require('../../../bench/history/change-points')
+const { WEAK_ALPHA, formatP } = require('../../../bench/history/changes')
+const { METER_MIN_MAGNITUDE } = require('../../../bench/history/report')
 const { studentTTest } = require('../../../bench/judge/stats')
+const { generateSeries } = require('./generated-series')
 
 const fill = (length, value) => new Array(length).fill(value)
 const indices = (points) => points.map((point) => point.index)
@@ -94,6 +97,7 @@ t.test("Student's t-test: scipy.stats.ttest_ind's p-values", async (t) => {
   }
   t.same(studentTTest([2, 2], [2, 2]), { t: 0, p: 1 }, 'no spread, no difference')
   t.equal(studentTTest([2, 2], [3, 3]).p, 0, 'no spread, a difference')
+  t.ok(Math.abs(studentTTest([2, 2], [3, 3], { leastVariance: 1 / 12 }).p - 0.0742) < 1e-4, 'no spread, the variance floored')
 })
 
 // The instruction meter's own noise, measured: fixed's count (its lowest
@@ -114,18 +118,32 @@ function meterSeries (seed, length, steps) {
   })
 }
 
+// As the report reads a series of counts: a step under the meter's own
+// noise between processes (METER_MIN_MAGNITUDE) is none. Its 20 counts fall
+// in two groups 0.03 % apart and one more, and a t-test takes a run of
+// either for a level.
 t.test("with the instruction meter's measured noise: a +0.1 % step in 19 of 20 series of 60, none in 19 of 20 flat ones, two steps both", async (t) => {
+  const counts = { minMagnitude: METER_MIN_MAGNITUDE }
   let found = 0
   let falseAlarms = 0
   for (let seed = 1; seed <= 20; seed++) {
     const at = 10 + (seed * 7) % 40
-    const points = find(meterSeries(seed, 60, [[at, 0.001]]))
+    const points = find(meterSeries(seed, 60, [[at, 0.001]]), counts)
     if (points.length === 1 && Math.abs(points[0].index - at) <= 1) found++
-    if (find(meterSeries(1000 + seed, 60, [])).length > 0) falseAlarms++
+    if (find(meterSeries(1000 + seed, 60, []), counts).length > 0) falseAlarms++
   }
   t.ok(found >= 19, `${found} of 20 steps found at their commit or one away`)
   t.ok(falseAlarms <= 1, `${falseAlarms} of 20 flat series with a change point`)
-  t.same(indices(find(meterSeries(7, 60, [[20, 0.001], [45, 0.001]]))), [20, 45], 'two steps in one series')
+  t.same(indices(find(meterSeries(7, 60, [[20, 0.001], [45, 0.001]]), counts)), [20, 45], 'two steps in one series')
+  const spread = NOISE.counts.reduce((most, count, i, all) => Math.max(most, ...all.map((other) => Math.abs(count - other) / other)), 0)
+  t.ok(METER_MIN_MAGNITUDE < spread && spread < 2 * METER_MIN_MAGNITUDE, `the smallest magnitude, ${METER_MIN_MAGNITUDE * 100} %, within the counts' own reach, ${(spread * 100).toFixed(3)} %`)
+})
+
+t.test('a smallest magnitude: a step under it is no change point, however sure', async (t) => {
+  const step = [...fill(20, 1000), ...fill(20, 1000.2)].map((value, i) => value + (i % 3) * 0.01)
+  t.same(indices(find(step)), [20], '+0.02 %, with no smallest magnitude')
+  t.same(find(step, { minMagnitude: 0.0005 }), [], 'under 0.05 %')
+  t.same(indices(find(step, { minMagnitude: 0.0001 })), [20], 'over 0.01 %')
 })
 
 t.test('a sparse history: a +0.4 % step in 6 points is a change point, in 4 a weak one the shuffles cannot see', async (t) => {
@@ -140,4 +158,66 @@ t.test('a sparse history: a +0.4 % step in 6 points is a change point, in 4 a we
 t.test('the same series, the same answer: the shuffles are seeded', async (t) => {
   const series = meterSeries(3, 60, [[30, 0.0003]])
   t.same(findChangePoints(series), findChangePoints(series))
+})
+
+// Otava's two stages: a regression then most of it fixed. The first split of
+// the whole series, at the regression, has the raised and the recovered
+// levels on its right; at 0.001 it does not stand and one stage stops
+// there. Split at 0.01, then merged at 0.001, both shifts are found.
+t.test('a regression and its fix: split at ten times the threshold, merged at it', async (t) => {
+  const [{ values, shifts }] = generateSeries({ kind: 'three-levels', noise: 'wall', seed: 72, count: 5 }).slice(4)
+  t.same(shifts, [9, 21])
+  const whole = studentTTest(values.slice(0, 9), values.slice(9)).p
+  t.ok(whole > ALPHA, `the first split over the whole series: p = ${whole}`)
+  const points = find(values)
+  t.same(indices(points), [9, 21])
+  t.ok(points.every((point) => point.probability < ALPHA), points.map((point) => point.probability).join(', '))
+})
+
+t.test("MongoDB's regression and recovery, with Student's test: both points", async (t) => {
+  // tests/test_detection.py, test_regression_and_recovery: a step at 15,
+  // back at 30, an outlier at 2 and one at 32. Their shuffles give 15 and
+  // 33 (the outlier at 32 kept with the raised level); the t-test, 15 and
+  // 30, where the levels change.
+  const series = fill(45, 50)
+  series[2] = 100
+  for (let i = 15; i < 30; i++) series[i] = 100
+  series[32] = 100
+  const { points, weak } = detectChangePoints(series)
+  t.same(indices(points), [15, 30])
+  t.same(weak, [], 'none weak')
+})
+
+t.test('weak change points: exactly the ones the merge dropped, each at p between the two thresholds', async (t) => {
+  let weakCount = 0
+  let outOfRange = 0
+  let notDropped = 0
+  let notSplit = 0
+  for (const { values } of generateSeries({ kind: 'three-levels', noise: 'wall', seed: 7272, count: 100 })) {
+    const { points, weak, split } = detectChangePoints(values)
+    for (const point of weak) {
+      weakCount++
+      if (!(point.probability > ALPHA && point.probability <= WEAK_ALPHA)) outOfRange++
+      if (!split.includes(point.index) || points.some((kept) => kept.index === point.index)) notDropped++
+    }
+    notSplit += points.filter((point) => !split.includes(point.index)).length
+  }
+  t.equal(notSplit, 0, 'each change point found by the split')
+  t.ok(weakCount > 0, `${weakCount} weak points in 100 series`)
+  t.equal(outOfRange, 0, 'none at p under 0.001 or over 0.01')
+  t.equal(notDropped, 0, 'each one found by the split, and not kept')
+})
+
+t.test('two sides with no variance: p a reader believes, and one under 1e-300 printed as such', async (t) => {
+  // The pooled variance is floored at a rounding error's over the series'
+  // smallest step: [1, 1, 2, 2] gives p = 0.074, not 0.
+  const [point] = find([1, 1, 2, 2], { alpha: 1 })
+  t.ok(Math.abs(point.probability - 0.0742) < 1e-4, `p = ${point.probability}`)
+  t.same(find([1, 1, 2, 2]), [], 'no change point')
+  t.same(indices(find([...fill(20, 1e6), ...fill(20, 1e6 + 1)])), [20], 'one count in a million, held by 20 points a side')
+  t.same(indices(find([70005, 70005, 70005, 70285, 70285])), [3], 'counts known to one: +0.4 % in five points')
+  t.equal(formatP(0), 'p < 1e-300')
+  t.equal(formatP(1e-320), 'p < 1e-300')
+  t.equal(formatP(2.6e-13), 'p = 2.6e-13')
+  t.equal(formatP(0.0123), 'p = 0.012')
 })

@@ -47,6 +47,14 @@ t.test('in words: where, how much, how sure', async (t) => {
   t.equal((await run(['changes', seriesFile(t, new Array(30).fill(5))])).stdout, 'no change point in 30 points\n')
 })
 
+t.test('a p under 1e-300 says so; --min-magnitude leaves out a smaller step', async (t) => {
+  // 200 points a side, a step of a thousand in a noise of one: p is 0 in a double.
+  const far = [...new Array(200).fill(0).map((_, i) => i % 2), ...new Array(200).fill(1000).map((value, i) => value + i % 2)]
+  t.match((await run(['changes', seriesFile(t, far)])).stdout, /^change at index 200: .*, p < 1e-300\n$/)
+  t.equal((await run(['changes', seriesFile(t, STEP), '--min-magnitude', '0.2'])).stdout, 'no change point in 40 points\n', '+0.1 % under 0.2 %')
+  t.match((await run(['changes', seriesFile(t, STEP), '--min-magnitude', '0.05'])).stdout, /^change at index 20: /, '+0.1 % over 0.05 %')
+})
+
 t.test('--test permutation: the shuffles, whose smallest p is 1/200', async (t) => {
   const { stdout } = await run(['changes', seriesFile(t, STEP), '--json', '--test', 'permutation'])
   t.match(JSON.parse(stdout), [{ index: 20, weak: false, pValue: 0.005 }])
@@ -59,6 +67,8 @@ t.test('bad input: a clear message, exit 2', async (t) => {
   for (const [argv, message] of [
     [['sideways'], /unknown subcommand "sideways": record, confirm, changes, or none for the report/],
     [['changes', seriesFile(t, [1, 2]), '--test', 'bayes'], /--test: one of student, permutation/],
+    [['changes', seriesFile(t, [1, 2]), '--min-magnitude', 'lots'], /--min-magnitude: a percentage, 0 or more, not "lots"/],
+    [['changes', seriesFile(t, [1, 2]), '--min-magnitude', '1', '--test', 'permutation'], /--min-magnitude: with Student's test only/],
     [['confirm', 'HEAD'], /unexpected argument "HEAD"/],
     [['record', '--targets', 'fixed,nope'], /--targets: unknown target "nope"/],
     [['record', 'no-such-commit-here', '--targets', 'fixed'], /no-such-commit-here: no such commit/],
