@@ -90,6 +90,8 @@ const SETTINGS = [
   ...['gives p under 0.001', 'not at p under 0.001'].map((text) => ({ text, holds: () => constant('bench/history/change-points.js', 'ALPHA') === 0.001 })),
   ...['stands at p under 0.01', 'at p under 0.01 (Otava'].map((text) => ({ text, holds: () => require('../../bench/history/changes').WEAK_ALPHA === 0.01 })),
   { text: 'a +0.4 % step in six points', holds: () => source('test/bench/history/change-points.test.js').includes('meterSeries(11, 6, [[3, 0.004]])') },
+  { text: "the instruction gate's allowance, 0.05 %", holds: () => require('../../bench/history/report').METER_MIN_MAGNITUDE === 0.0005 },
+  { text: '`[1, 1, 2, 2]` then gives p = 0.074', holds: () => require('../../bench/history/change-points').findChangePoints([1, 1, 2, 2], { alpha: 1 })[0].probability.toFixed(3) === '0.074' },
   { text: 'within ±0.1 %', holds: () => require('../../bench/judge/instructions').INSTRUCTION_DEFAULTS.maxRegression === 0.001 },
   ...['one shift of +0.1 %', 'a +0.1 % shift'].map((text) => ({ text, holds: () => source('test/bench/history/change-points.test.js').includes('meterSeries(seed, 60, [[at, 0.001]])') }))
 ]
