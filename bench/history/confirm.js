@@ -17,10 +17,13 @@ const { signed } = require('./changes')
 
 /**
  * Confirm the unconfirmed change points of the series this machine counts
- * (`meter`, `count`: the tests' own). Resolves to [{ target, before, after,
- * counted (commits bisected), verdict, change, confirmed }].
+ * (`meter`, `count`: the tests' own). `kept` is called after each line
+ * kept, each bisection count and each verdict: --push pushes there, so a
+ * job cut short by its time limit loses at most the count under way.
+ * Resolves to [{ target, before, after, counted (commits bisected),
+ * verdict, change, confirmed }].
  */
-async function confirmChanges ({ root, ref = 'HEAD', count = countTargets, meter = null, log = () => {} }) {
+async function confirmChanges ({ root, ref = 'HEAD', count = countTargets, meter = null, log = () => {}, kept = () => {} }) {
   const context = countingContext(meter)
   const { series: here } = meterSeries(context)
   const order = firstParents(root, ref)
@@ -32,13 +35,13 @@ async function confirmChanges ({ root, ref = 'HEAD', count = countTargets, meter
       log(`confirm: ${series.target}, series ${series.series}: counted with ${series.about}, this machine counts series ${here}: left as it is`)
       continue
     }
-    for (const change of open) results.push(await confirmChange(change, series, { root, order, count, context, here, log }))
+    for (const change of open) results.push(await confirmChange(change, series, { root, order, count, context, here, log, kept }))
   }
   if (results.length === 0) log('confirm: no change point to confirm')
   return results
 }
 
-async function confirmChange (change, { target, commits, values }, { root, order, count, context, here, log }) {
+async function confirmChange (change, { target, commits, values }, { root, order, count, context, here, log, kept }) {
   let low = order.indexOf(change.before.commit)
   let high = order.indexOf(change.after.commit)
   const lowCount = values[commits.indexOf(change.before.commit)]
@@ -49,6 +52,7 @@ async function confirmChange (change, { target, commits, values }, { root, order
     const middle = Math.floor((low + high) / 2)
     const [{ points: [point] }] = await recordCommits([order[middle]], { root, targets: [target], count, cpu: null, meter: context })
     counted.push(order[middle])
+    kept()
     const before = Math.abs(point.instructionsPerRequest - lowCount) <= Math.abs(point.instructionsPerRequest - highCount)
     log(`confirm: ${target}: bisect ${order[middle].slice(0, 12)}: ${Math.round(point.instructionsPerRequest)}, as before the change: ${before ? 'yes' : 'no'}`)
     if (before) low = middle
@@ -59,6 +63,7 @@ async function confirmChange (change, { target, commits, values }, { root, order
   const upwards = change.shift.difference > 0
   const confirmed = judged.verdict === (upwards ? 'REGRESSION' : 'cheaper')
   addPoints(after, [{ kind: 'confirmation', series: here, target, before, base: judged.base, head: judged.head, verdict: judged.verdict, change: judged.change, pWorse: judged.pWorse, pBetter: judged.pBetter, confirmed }], { root })
+  kept()
   log(`confirm: ${target}: ${before.slice(0, 12)} -> ${after.slice(0, 12)}: A/B ${judged.verdict}, ${signed(judged.change * 100)} %: ` +
     `${confirmed ? 'confirmed' : 'not confirmed'}${counted.length > 0 ? `, named after ${counted.length} bisection count(s)` : ''}`)
   return { target, before, after, counted, verdict: judged.verdict, change: judged.change, confirmed }

@@ -14,12 +14,13 @@ const { historyReport, formatReport, formatMarkdown, METER_MIN_MAGNITUDE } = req
 const { recordCommits } = require('./record')
 const { renderHistoryPage, githubCommitUrl } = require('./page')
 const { git } = require('../../tooling/git')
-const { pushHistory } = require('./store')
+const { pushHistory, retractPoints, hasHistory } = require('./store')
 const { TARGETS } = require('../protocol/targets')
 
 const USAGE = `Usage: npm run bench:history -- [--json | --markdown] [--html FILE] [--ref REF]
        npm run bench:history -- record [REF...] [--targets LIST] [--push REMOTE]
        npm run bench:history -- confirm [--ref REF] [--push REMOTE]
+       npm run bench:history -- retract REF --targets LIST [--reason TEXT] [--push REMOTE]
        npm run bench:history -- changes FILE [--json] [--test student|permutation]
                                     [--min-magnitude PERCENT]
 
@@ -37,7 +38,11 @@ CPU per request beside (a few short rounds, not judged).
 confirm measures each change point not yet confirmed, of the series this
 machine counts: unrecorded commits between its sides bisected with the
 meter (each count kept), then an A/B of the two adjacent commits.
---push merges the remote's history and pushes it.
+retract takes back REF's points of the targets listed: a retraction line
+on the commit, which the report applies and names (a point cannot be
+deleted: the merge of two runners' histories would bring it back).
+--push merges the remote's history and pushes it; confirm pushes after
+each count and each verdict.
 changes: the change points of FILE, a JSON array of numbers in the order
 they were measured, by E-divisive means (Matteson and James, 2014), in
 Apache Otava's two stages: the split where the points before and after
@@ -79,19 +84,21 @@ async function main (argv, { stdout }) {
     targets: { type: 'string' },
     push: { type: 'string' },
     test: { type: 'string', default: 'student' },
-    'min-magnitude': { type: 'string' }
+    'min-magnitude': { type: 'string' },
+    reason: { type: 'string' }
   }, { positionals: true })
   const [subcommand, ...rest] = positionals
   if (subcommand === 'changes') return changes(rest, values, stdout)
   if (subcommand === 'record') return record(rest, values, stdout)
   if (subcommand === 'confirm') return confirm(rest, values, stdout)
-  if (subcommand !== undefined) throw new UsageError(`unknown subcommand "${subcommand}": record, confirm, changes, or none for the report`)
+  if (subcommand === 'retract') return retract(rest, values, stdout)
+  if (subcommand !== undefined) throw new UsageError(`unknown subcommand "${subcommand}": record, confirm, retract, changes, or none for the report`)
   const report = historyReport({ root: ROOT, ref: values.ref })
   if (values.html) {
     const origin = git(['remote', 'get-url', 'origin'], { cwd: ROOT, allowFailure: true })
     fs.writeFileSync(values.html, renderHistoryPage(report, { ref: values.ref, commitUrl: githubCommitUrl({ originUrl: origin }) }))
   }
-  stdout.write(values.json ? JSON.stringify(report, null, 2) + '\n' : values.markdown ? formatMarkdown(report) : formatReport(report))
+  stdout.write(values.json ? JSON.stringify(report, null, 2) + '\n' : values.markdown ? formatMarkdown(report) : formatReport(report, { stored: hasHistory({ root: ROOT }) }))
   return 0
 }
 
@@ -124,8 +131,22 @@ async function record (refs, values, stdout) {
 
 async function confirm (rest, values, stdout) {
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
-  await confirmChanges({ root: ROOT, ref: values.ref, log: (line) => stdout.write(line + '\n') })
+  const kept = values.push ? () => pushHistory(values.push, { root: ROOT }) : undefined
+  await confirmChanges({ root: ROOT, ref: values.ref, log: (line) => stdout.write(line + '\n'), kept })
   stdout.write('\n' + formatReport(historyReport({ root: ROOT, ref: values.ref })))
+  return push(values, stdout)
+}
+
+function retract ([ref, ...rest], values, stdout) {
+  if (ref === undefined) throw new UsageError('retract needs a REF (the commit whose points to take back)')
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
+  if (!values.targets) throw new UsageError('retract needs --targets LIST (the targets whose points to take back)')
+  const commit = git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: ROOT, allowFailure: true })
+  if (commit === null) throw new UsageError(`${ref}: no such commit`)
+  const targets = values.targets.split(',').map((name) => name.trim())
+  const points = retractPoints(commit, { root: ROOT, targets, reason: values.reason })
+  if (points.length === 0) throw new UsageError(`${ref}: no point of ${targets.join(', ')} recorded on ${commit.slice(0, 12)}`)
+  stdout.write(`retract: ${commit.slice(0, 12)}: ${points.map((point) => `${point.target} ${Math.round(point.instructionsPerRequest)}`).join(', ')} taken back\n`)
   return push(values, stdout)
 }
 

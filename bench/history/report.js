@@ -6,7 +6,7 @@
 
 const { git } = require('../../tooling/git')
 const { median } = require('../judge/stats')
-const { readLines } = require('./store')
+const { readLines, readPoints, FETCH_COMMAND } = require('./store')
 const { describeChanges, signed, formatP, pFigure } = require('./changes')
 const { INSTRUCTION_DEFAULTS } = require('../judge/instructions')
 
@@ -24,14 +24,16 @@ const firstParents = (root, ref) => git(['rev-list', '--first-parent', '--revers
  * [{ series, about, target, commits (in order), values (a commit's median),
  * cpuMicrosPerRequest (a commit's median, null where not measured), changes: [{ ...describeChanges', before, after (commits), between
  * (commits on the branch between them, not recorded), confirmation (the
- * A/B's line, or null) }] }].
+ * A/B's line, or null) }], retracted: [{ commit, reason }] (points taken
+ * back, left out of the series) }].
  */
 function historyReport ({ root, ref = 'HEAD', lines = readLines({ root }) }) {
   const order = firstParents(root, ref)
   const position = new Map(order.map((commit, i) => [commit, i]))
   const confirmations = lines.filter((line) => line.kind === 'confirmation')
+  const retractions = lines.filter((line) => line.kind === 'retraction' && position.has(line.commit))
   const groups = new Map()
-  for (const point of lines.filter((line) => line.kind === undefined && position.has(line.commit))) {
+  for (const point of readPoints({ root, lines }).filter((line) => position.has(line.commit))) {
     const key = `${point.series} ${point.target}`
     if (!groups.has(key)) groups.set(key, { series: point.series, about: point.about, target: point.target, byCommit: new Map() })
     const byCommit = groups.get(key).byCommit
@@ -48,7 +50,9 @@ function historyReport ({ root, ref = 'HEAD', lines = readLines({ root }) }) {
         line.series === group.series && line.target === group.target) ?? null
       return { ...change, before: { ...change.before, commit: before }, after: { ...change.after, commit: after }, between: position.get(after) - position.get(before) - 1, confirmation }
     })
-    return { ...group, commits, values, cpuMicrosPerRequest, changes }
+    const retracted = retractions.filter((line) => line.series === group.series && line.target === group.target)
+      .sort((a, b) => position.get(a.commit) - position.get(b.commit)).map(({ commit, reason }) => ({ commit, reason: reason ?? null }))
+    return { ...group, commits, values, cpuMicrosPerRequest, changes, retracted }
   }).sort((a, b) => `${a.target} ${a.series}`.localeCompare(`${b.target} ${b.series}`))
 }
 
@@ -69,14 +73,23 @@ function confirmationText ({ confirmation }) {
   return confirmation.confirmed ? `confirmed (${ab})` : `not confirmed (${ab})`
 }
 
-/** The report as text, a series a paragraph. */
-function formatReport (report) {
+/**
+ * The report as text, a series a paragraph. `stored`: whether the clone
+ * holds a history at all (hasHistory); a fresh clone has none until it
+ * fetches the notes, and that is cheaper than counting with the meter.
+ */
+function formatReport (report, { stored = true } = {}) {
+  if (report.length === 0 && !stored) {
+    return `bench:history: this clone has no history yet: fetch it with ${FETCH_COMMAND}, or count commits (npm run bench:history -- record)\n`
+  }
   if (report.length === 0) return 'bench:history: no point recorded on this branch yet (npm run bench:history -- record)\n'
   return report.map((series) => [
     `${series.target}, series ${series.series} (${series.about}): ${series.commits.length} commits recorded, ` +
-      `${series.changes.filter((c) => !c.weak).length} change point(s), ${series.changes.filter((c) => c.weak).length} weak`,
+      `${series.changes.filter((c) => !c.weak).length} change point(s), ${series.changes.filter((c) => c.weak).length} weak` +
+      ((series.retracted ?? []).length > 0 ? `, ${series.retracted.length} point(s) retracted` : ''),
     ...series.changes.map((change) => `  ${change.weak ? 'weak ' : ''}${short(change.before.commit)} -> ${short(change.after.commit)} (${betweenText(change)}): ` +
-      `${sizeOf(change)}, ${formatP(change.pValue)}, ${confirmationText(change)}`)
+      `${sizeOf(change)}, ${formatP(change.pValue)}, ${confirmationText(change)}`),
+    ...(series.retracted ?? []).map(({ commit, reason }) => `  retracted: ${short(commit)}${reason ? ` (${reason})` : ''}`)
   ].join('\n')).join('\n\n') + '\n'
 }
 

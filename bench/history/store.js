@@ -6,6 +6,7 @@
 // notes merge with git's cat_sort_uniq strategy: the union of the lines,
 // never the last writer's (docs/history.md, "Where the history lives").
 
+const { spawnSync } = require('node:child_process')
 const { git } = require('../../tooling/git')
 
 const NOTES = 'bench-history'
@@ -31,7 +32,8 @@ function addPoints (commit, points, { root }) {
 /**
  * Every line kept, each with its `commit`: [{ commit, ...line }], read in
  * one git process however many commits carry a note. A line with a `kind`
- * is not a count: 'confirmation' is an A/B's verdict (confirm.js).
+ * is not a count: 'confirmation' is an A/B's verdict (confirm.js),
+ * 'retraction' takes a target's points on its commit back (retractPoints).
  */
 function readLines ({ root }) {
   const listed = git(['notes', `--ref=${NOTES}`, 'list'], { cwd: root, allowFailure: true })
@@ -51,15 +53,61 @@ function readLines ({ root }) {
   return points
 }
 
-const readPoints = ({ root }) => readLines({ root }).filter((line) => line.kind === undefined)
+/**
+ * The counts kept, less the ones taken back: a retraction line (its
+ * `series`, `target`) on a commit takes back that commit's points of them.
+ * Lines are only ever added, since two runners' notes merge as their union:
+ * a point deleted from one clone comes back from the other, a retraction
+ * stays.
+ */
+function readPoints ({ root, lines = readLines({ root }) }) {
+  const retracted = new Set(lines.filter((line) => line.kind === 'retraction').map(retractionKey))
+  return lines.filter((line) => line.kind === undefined && !retracted.has(retractionKey(line)))
+}
+
+const retractionKey = ({ commit, series, target }) => JSON.stringify([commit, series, target])
+
+/**
+ * Take back `commit`'s points of `targets` (every series they were counted
+ * in): a retraction line a series, with `reason`, on the commit's note.
+ * Resolves to the points taken back.
+ */
+function retractPoints (commit, { root, targets, reason }) {
+  const lines = readLines({ root })
+  const points = readPoints({ root, lines }).filter((point) => point.commit === commit && targets.includes(point.target))
+  const retractions = [...new Map(points.map(({ series, target }) => [JSON.stringify([series, target]), { kind: 'retraction', series, target, reason }])).values()]
+  if (retractions.length > 0) addPoints(commit, retractions, { root })
+  return points
+}
+
+/** Whether this clone holds a history at all (a fresh clone does not fetch notes). */
+function hasHistory ({ root }) {
+  return git(['rev-parse', '--verify', '--quiet', NOTES_REF], { cwd: root, allowFailure: true }) !== null
+}
+
+const FETCH_COMMAND = `git fetch origin ${NOTES_REF}:${NOTES_REF}`
+
+// Git with its own words kept: a fetch or push that fails says why (no
+// such remote, no right to push, no network), and that is what to show.
+function gitSaying (args, { root }) {
+  const result = spawnSync('git', args, { cwd: root, encoding: 'utf8' })
+  if (result.error) throw result.error
+  return { ok: result.status === 0, out: result.stdout.trim(), said: result.stderr.trim() }
+}
 
 /**
  * `remote`'s history merged into this clone's, as the union of both: what
  * a runner does before it pushes, and again when its push was refused.
+ * False where the remote has no history yet; a remote that cannot be read
+ * throws with git's reason.
  */
 function mergeFrom (remote, { root }) {
+  const listed = gitSaying(['ls-remote', remote, NOTES_REF], { root })
+  if (!listed.ok) throw new Error(`cannot read ${remote}'s history: ${listed.said}`)
+  if (listed.out === '') return false
   const fetched = `refs/notes/${NOTES}-${remote}`
-  if (git(['fetch', '--quiet', remote, `+${NOTES_REF}:${fetched}`], { cwd: root, allowFailure: true }) === null) return false
+  const fetch = gitSaying(['fetch', '--quiet', remote, `+${NOTES_REF}:${fetched}`], { root })
+  if (!fetch.ok) throw new Error(`cannot fetch ${remote}'s history: ${fetch.said}`)
   git([...AS_RECORDER, 'notes', `--ref=${NOTES}`, 'merge', '--quiet', '--strategy=cat_sort_uniq', fetched], { cwd: root })
   return true
 }
@@ -67,13 +115,23 @@ function mergeFrom (remote, { root }) {
 /**
  * Push this clone's history to `remote`, merging what another runner pushed
  * meanwhile (up to `tries` times). Resolves to the number of tries taken.
+ * A push refused for any other reason (no right, a hook) throws at once,
+ * with git's reason.
  */
 function pushHistory (remote, { root, tries = 5 }) {
+  let said = ''
   for (let attempt = 1; attempt <= tries; attempt++) {
     mergeFrom(remote, { root })
-    if (git(['push', '--quiet', remote, NOTES_REF], { cwd: root, allowFailure: true }) !== null) return attempt
+    const push = gitSaying(['push', '--porcelain', remote, NOTES_REF], { root })
+    if (push.ok) return attempt
+    said = [push.out, push.said].filter(Boolean).join('\n')
+    // --porcelain: "!<tab>from:to<tab>[rejected] (fetch first)" where another
+    // runner pushed meanwhile, "[remote rejected] (failed to update ref)"
+    // where it pushed at the same instant; any other refusal is the
+    // remote's (a hook, no right) and another try would not change it.
+    if (!/\t\[rejected\]|\t\[remote rejected\] \(failed to update ref\)/.test(push.out)) throw new Error(`${remote} refused ${NOTES_REF}: ${said}`)
   }
-  throw new Error(`${remote} refused ${NOTES_REF} ${tries} times: another runner kept pushing meanwhile`)
+  throw new Error(`${remote} refused ${NOTES_REF} ${tries} times, each time for a newer history pushed meanwhile: ${said}`)
 }
 
-module.exports = { NOTES_REF, addPoints, readLines, readPoints, mergeFrom, pushHistory, pointLine }
+module.exports = { NOTES_REF, FETCH_COMMAND, addPoints, readLines, readPoints, retractPoints, hasHistory, mergeFrom, pushHistory, pointLine }

@@ -65,11 +65,14 @@ t.test('--test permutation: the shuffles, whose smallest p is 1/200', async (t) 
 
 t.test('bad input: a clear message, exit 2', async (t) => {
   for (const [argv, message] of [
-    [['sideways'], /unknown subcommand "sideways": record, confirm, changes, or none for the report/],
+    [['sideways'], /unknown subcommand "sideways": record, confirm, retract, changes, or none for the report/],
     [['changes', seriesFile(t, [1, 2]), '--test', 'bayes'], /--test: one of student, permutation/],
     [['changes', seriesFile(t, [1, 2]), '--min-magnitude', 'lots'], /--min-magnitude: a percentage, 0 or more, not "lots"/],
     [['changes', seriesFile(t, [1, 2]), '--min-magnitude', '1', '--test', 'permutation'], /--min-magnitude: with Student's test only/],
     [['confirm', 'HEAD'], /unexpected argument "HEAD"/],
+    [['retract'], /retract needs a REF/],
+    [['retract', 'HEAD'], /retract needs --targets LIST/],
+    [['retract', 'no-such-commit-here', '--targets', 'fixed'], /no-such-commit-here: no such commit/],
     [['record', '--targets', 'fixed,nope'], /--targets: unknown target "nope"/],
     [['record', 'no-such-commit-here', '--targets', 'fixed'], /no-such-commit-here: no such commit/],
     [['changes'], /changes needs a FILE/],

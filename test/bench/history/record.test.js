@@ -98,7 +98,11 @@ t.test('confirm: every third commit recorded, the one that moved the count named
   t.match(before.changes, [{ before: { commit: ids[6] }, after: { commit: ids[9] }, between: 2, confirmation: null }], 'between commits 7 and 10, two unrecorded')
   counted.length = 0
   const lines = []
-  const results = await confirmChanges({ root: dir, count, meter: METER, log: (line) => lines.push(line) })
+  // What --push would push, each time it is called: the lines kept by then.
+  const pushed = []
+  const kept = () => pushed.push(readLines({ root: dir }).filter((line) => line.commit === ids[7]).map((line) => line.kind ?? 'count').sort())
+  const results = await confirmChanges({ root: dir, count, meter: METER, log: (line) => lines.push(line), kept })
+  t.same(pushed, [['count'], ['confirmation', 'count']], 'kept after the bisection count, then after the verdict')
   t.match(results, [{ target: 'fixed', before: ids[6], after: ids[7], confirmed: true, verdict: 'REGRESSION' }], 'commit 8 named')
   t.same(counted, [8, 7, 8], 'one bisection count (commit 8), then the A/B of commits 7 and 8')
   t.match(lines.join('\n'), /bisect .*: 70\d+, as before the change: no\n.*A\/B REGRESSION, \+0\.4\d* %: confirmed, named after 1 bisection count/)

@@ -2,14 +2,17 @@
 
 // bench/history/store.js: the history kept as git notes, one JSON line a
 // point, pushed and fetched like a branch, and two runners' points merged
-// as their union, never the last writer's.
+// as their union, never the last writer's; a point taken back by a line of
+// its own; git's own reason when a fetch or a push fails; a fresh clone
+// told to fetch the notes.
 
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { gitIn } = require('../../throwaway-repository')
-const { NOTES_REF, addPoints, readPoints, pushHistory } = require('../../../bench/history/store')
+const { NOTES_REF, addPoints, readPoints, pushHistory, retractPoints, hasHistory } = require('../../../bench/history/store')
+const { historyReport, formatReport } = require('../../../bench/history/report')
 
 const STORE = path.join(__dirname, '..', '..', '..', 'bench', 'history', 'store.js')
 
@@ -81,4 +84,41 @@ t.test('a runner whose push was refused merges, never overwrites', async (t) => 
   t.equal(pushHistory('origin', { root: second }), 1, 'the second merges what it fetched, then pushes')
   pushHistory('origin', { root: first })
   t.same(sorted(readPoints({ root: first })), sorted([{ commit: ids[0], ...point('fixed', 1) }, { commit: ids[0], ...point('fast', 2) }]), 'both points on the same commit')
+})
+
+t.test("a remote that cannot be read, or refuses the push, says git's own reason, at once", async (t) => {
+  const { origin: bare, clones: [clone], ids } = origin(t, 1, 1)
+  addPoints(ids[0], [point('fixed', 1)], { root: clone })
+  t.throws(() => pushHistory('nowhere', { root: clone }), /cannot read nowhere's history: .*'nowhere' does not appear to be a git repository/)
+  // A hook that refuses every push, counting its calls: no retry is another runner's fault.
+  const calls = path.join(bare, 'hook-calls')
+  fs.writeFileSync(path.join(bare, 'hooks', 'pre-receive'), `#!/bin/sh\necho call >> '${calls}'\necho 'pushes are closed here' >&2\nexit 1\n`, { mode: 0o755 })
+  t.throws(() => pushHistory('origin', { root: clone }), /^origin refused refs\/notes\/bench-history: [^]*\[remote rejected\] \(pre-receive hook declined\)[^]*pushes are closed here/)
+  t.equal(fs.readFileSync(calls, 'utf8'), 'call\n', 'tried once')
+})
+
+t.test('a point taken back stays taken back, though the union keeps every line', async (t) => {
+  const { origin: bare, clones: [first, second], ids, dir } = origin(t, 2, 2)
+  addPoints(ids[0], [point('fixed', 1), point('fast', 2)], { root: first })
+  addPoints(ids[1], [point('fixed', 3)], { root: first })
+  pushHistory('origin', { root: first })
+  pushHistory('origin', { root: second })
+  t.same(retractPoints(ids[0], { root: first, targets: ['fixed'], reason: 'a busy runner' }).map((p) => p.instructionsPerRequest), [1], 'the point taken back')
+  pushHistory('origin', { root: first })
+  // The second runner still holds the point; its push merges, as every push does.
+  addPoints(ids[1], [point('fast', 4)], { root: second })
+  pushHistory('origin', { root: second })
+  const reader = path.join(dir, 'reader')
+  gitIn(dir, 'clone', '-q', bare, reader)
+  t.notOk(hasHistory({ root: reader }), 'a fresh clone has no notes')
+  t.match(formatReport(historyReport({ root: reader }), { stored: hasHistory({ root: reader }) }),
+    /^bench:history: this clone has no history yet: fetch it with git fetch origin refs\/notes\/bench-history:refs\/notes\/bench-history, or count commits/, 'the fetch said first')
+  gitIn(reader, 'fetch', '-q', 'origin', `${NOTES_REF}:${NOTES_REF}`)
+  t.ok(hasHistory({ root: reader }))
+  t.same(sorted(readPoints({ root: reader })), sorted([{ commit: ids[0], ...point('fast', 2) }, { commit: ids[1], ...point('fixed', 3) }, { commit: ids[1], ...point('fast', 4) }]), 'the retracted point left out')
+  const report = historyReport({ root: reader })
+  const fixed = report.find((series) => series.target === 'fixed')
+  t.same(fixed.values, [3])
+  t.same(fixed.retracted, [{ commit: ids[0], reason: 'a busy runner' }])
+  t.match(formatReport(report), new RegExp(`fixed, series .*: 1 commits recorded, 0 change point\\(s\\), 0 weak, 1 point\\(s\\) retracted\\n  retracted: ${ids[0].slice(0, 12)} \\(a busy runner\\)`))
 })
