@@ -70,11 +70,12 @@ function senLine (points) {
   return (responses) => intercept + slope * responses
 }
 
+// The figures' line: measured, the cost early and late on the trend; not, why not.
 function describeCostGrowth (growth) {
   if (!growth.measured) return `the CPU a response costs was not measured: ${growth.why}`
   const { early, late } = growth
-  return `${cpuTime(early.cpuMicros)} of CPU a response around request ${count(early.at)}, ` +
-    `${cpuTime(late.cpuMicros)} around request ${count(late.at)}, on its trend: ${times(growth.growth)}`
+  return `CPU a response: ${cpuTime(early.cpuMicros)} around request ${count(early.at)}, ` +
+    `${cpuTime(late.cpuMicros)} around request ${count(late.at)} (${times(growth.growth)}, on its trend)`
 }
 
 function count (n) {

@@ -18,9 +18,11 @@ const PROBE = path.join(__dirname, 'event-loop-probe.js')
 // Doctor's delay rule (@clinic/doctor/analysis/analyse-delay.js), read on a timer like Doctor's.
 const FLAGGED_MEDIAN_MS = 10
 const FLAGGED_MAX_MS = 100
-// What the rule's line starts with. figures/catalogue.js keeps a copy (no tool imports another's
+// What Doctor's rule says after its verdict: the leak's holds on any machine, this one does not.
+const MOVES_WITH_THE_CPU = "This verdict moves with the CPU's speed."
+// What the delay's figures start with. figures/catalogue.js keeps a copy (no tool imports another's
 // command); test/diagnose/event-loop.test.js holds the two alike.
-const DOCTOR_RULE = "Doctor's rule, which moves with the machine's speed"
+const DELAY_LINE = '  delay: median '
 // The probe answers when the server's loop is free again, which slow's long turns delay.
 const ANSWER_TIMEOUT_MS = 30000
 
@@ -108,31 +110,36 @@ function ask (child, type) {
   })
 }
 
-// `flagged`, whether Doctor's rule flags the delay, tells a flat server that is slow from one that is not.
+// The leak's verdict: a sentence, then its figures on a line of their own. `flagged`, whether
+// Doctor's rule flags the delay, tells a flat server that is slow from one that is not.
 function describeLeakVerdict (variant, growth, flagged) {
-  const reading = describeCostGrowth(growth)
-  if (!growth.measured) return `${variant}: leak not judged: ${reading}`
-  if (growth.leak) return `${variant}: a leak: each response costs more CPU than the ones before (${reading})`
-  const flat = `a response costs no more late in the load than early (${reading})`
+  const figures = `  ${describeCostGrowth(growth)}`
+  if (!growth.measured) return `${variant} is not judged for a leak: the CPU a response costs was not measured.\n  ${growth.why}`
+  if (growth.leak) return `${variant} leaks: each response costs more CPU than the one before.\n${figures}`
   return flagged
-    ? `${variant}: no leak, but slow: ${flat}, and Doctor's rule flags its delay`
-    : `${variant}: no leak: ${flat}`
+    ? `${variant} does not leak, but it is slow: Doctor's rule flags its delay.\n${figures}`
+    : `${variant} does not leak: a response costs no more late in the load than early.\n${figures}`
 }
 
-// On a server short of CPU a flagged delay is not judged, unless it is beyond what that explains (machine.js).
+// Doctor's rule: a sentence that says the CPU's speed moves it, then its figures. On a server
+// short of CPU a flagged delay is not judged, unless it is beyond what that explains (machine.js).
 function describeEventLoopVerdict (variant, { summary, flagged }, machine) {
-  const figures = `median ${ms(summary.p50)}, p99 ${ms(summary.p99)}, max ${ms(summary.max)}; loop busy ${percent(summary.utilization)} of the time`
+  const figures = [
+    `${DELAY_LINE}${ms(summary.p50)}, p99 ${ms(summary.p99)}, max ${ms(summary.max)}`,
+    `  the rule: a median delay of ${FLAGGED_MEDIAN_MS} ms, or one of ${FLAGGED_MAX_MS} ms`,
+    `  loop busy: ${percent(summary.utilization)} of the time`
+  ]
   const busy = machine.measured && machine.busy
   if (busy && flagged && !machine.delayBeyondMachine) {
-    return `${describeMachine(variant, machine).notJudged} Read from a server short of CPU: the delay is flagged (${figures})`
+    const { others, got } = describeMachine(variant, machine)
+    return [`Doctor's rule did not judge ${variant}: the machine was busy. Run it again on a quieter machine.`,
+      `  ${others}`, `  ${got}`, '  read from a server short of CPU, the delay is flagged', ...figures].join('\n')
   }
   const notes = []
-  if (busy && flagged) notes.push(`the machine was busy (${describeMachine(variant, machine).others}), and the delay is beyond what that explains`)
-  if (!machine.measured) notes.push(`how busy the machine was is unknown: ${machine.why}`)
-  const text = [figures, ...notes].join('; ')
-  return flagged
-    ? `${variant}: the event-loop delay is flagged (${text})`
-    : `${variant}: no delay flagged (${text})`
+  if (busy && flagged) notes.push(`  the machine was busy: ${describeMachine(variant, machine).others}`, '  the delay is beyond what that explains')
+  if (!machine.measured) notes.push(`  how busy the machine was is unknown: ${machine.why}`)
+  const verdict = flagged ? `Doctor's rule flags ${variant}'s event-loop delay.` : `Doctor's rule flags no delay in ${variant}.`
+  return [`${verdict} ${MOVES_WITH_THE_CPU}`, ...figures, ...notes].join('\n')
 }
 
 function ms (value) {
@@ -157,6 +164,11 @@ function formatSamples (variant, samples) {
   return [header, ...rows].join('\n')
 }
 
+// What the command prints after the load: the table, the leak's verdict, Doctor's rule.
+function formatResult ({ name, samples, verdict, delayVerdict }) {
+  return `\n${formatSamples(name, samples)}\n\n${verdict}\n\n${delayVerdict}`
+}
+
 function parseEventLoopCommandLine (argv) {
   const { positionals: [server, ...rest], load } = parseLoadCommandLine(argv, 'event-loop')
   const resolved = resolveServerPath(server)
@@ -172,14 +184,12 @@ async function main (argv, { stdout, stderr }) {
     stderr.write(`event-loop: ${result.error}\n`)
     return result.code
   }
-  print('\n' + formatSamples(result.name, result.samples))
-  print(`\nevent-loop: ${result.verdict}`)
-  print(`event-loop: ${DOCTOR_RULE}: ${result.delayVerdict}`)
+  print(formatResult(result))
   return 0
 }
 
 const command = { name: 'event-loop', usage: USAGE, main }
 
-module.exports = { measureEventLoop, describeLeakVerdict, describeEventLoopVerdict, formatSamples, DOCTOR_RULE, command }
+module.exports = { measureEventLoop, describeLeakVerdict, describeEventLoopVerdict, formatSamples, formatResult, DELAY_LINE, command }
 
 if (require.main === module) runAsProcess(command)

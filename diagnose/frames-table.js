@@ -9,6 +9,15 @@ function formatFrames (title, frames) {
   return [title, ...rows, ...notes].join('\n')
 }
 
+// The verdict above the tables: whose code the hottest frame is, and this repo's share of the samples.
+function describeHottest ([top], ownShare) {
+  const share = (value) => `${(value * 100).toFixed(1)} %`
+  if (!top) return 'No frame was sampled.'
+  return [`The hottest frame is ${top.own ? '' : 'not '}this repo's code: ${shownName(top)} at ${top.location}.`,
+    `  its share of the samples: ${share(top.share)}`,
+    `  this repo's code, all of it: ${share(ownShare)}`].join('\n')
+}
+
 const SHARED_LIB = '[SHARED_LIB]'
 const SHARED_LIB_NOTE = '  [SHARED_LIB]: code in that file that the profiler found no function name for (no symbol for it there, or no `nm` to read them).'
 
@@ -44,4 +53,4 @@ function qualifiedName (signature) {
   return signature.slice(start)
 }
 
-module.exports = { formatFrames }
+module.exports = { formatFrames, describeHottest }

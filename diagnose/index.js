@@ -12,7 +12,7 @@ const { ROOT, VARIANTS, STORY_SERVERS, shownPath } = require('../tooling/repo')
 const { resolveServerPath } = require('../tooling/server-path')
 const { parseLoadCommandLine, DEFAULTS, LEAKING_REQUESTS, DOCTOR_CONNECTIONS, loadFor, defaultConnections, describeOutcome } = require('./load')
 const { LEAKING } = require('../tooling/targets')
-const { formatFrames } = require('./frames-table')
+const { formatFrames, describeHottest } = require('./frames-table')
 
 // clinic runs here, so its reports and Doctor's node_trace.*.log stay out of the root.
 const CLINIC_DIR = path.join(ROOT, '.clinic')
@@ -110,9 +110,10 @@ function longestDelayMs (samples, cpu) {
 // A fast machine serves a leak's `requests` in turns under Doctor's delay line;
 // the growth in each response's cost shows at any speed (event-loop.js).
 function describeUnseenLeak (variant, longestMs, requests) {
-  return `its delay rule (one delay of 100 ms, or a median of 10 ms) saw no issue: the longest delay was ${Math.round(longestMs)} ms. ` +
-    `A leak shows in how the delay grows, and on a machine this fast ${requests.toLocaleString('en-US')} requests keep it under that line; ` +
-    `\`npm run event-loop -- ${variant}\` judges the growth instead (the CPU each response costs, late in the load against early).`
+  return [`Doctor's delay rule sees no issue: on a CPU this fast, ${requests.toLocaleString('en-US')} requests stay under its line.`,
+    '  the rule: one delay of 100 ms, or a median of 10 ms',
+    `  the longest delay: ${Math.round(longestMs)} ms`,
+    `  A leak shows in how the CPU a response costs grows. \`npm run event-loop -- ${variant}\` judges that.`].join('\n')
 }
 
 // Run clinic-run.js in .clinic/, echoing its output. Resolves to its last message,
@@ -194,13 +195,14 @@ async function main (argv, { stdout, stderr }) {
     return result.code
   }
   print(`\nReport: ${shownPath(process.cwd(), result.report)}`)
-  if (result.verdict) print(`Doctor: ${result.verdict}`)
-  if (result.unseen) print(`Doctor: ${result.unseen}`)
+  if (result.verdict) print(`\n${result.verdict}`)
+  if (result.unseen) print(`\n${result.unseen}`)
   if (result.frames) {
+    print(`\n${describeHottest(result.frames, result.ownShare)}`)
     print(formatFrames('\nHottest frames by self time (Flame\'s default view: V8 and C++ frames folded into their callers):', result.frames))
-    print(`  This repo's code, all of it: ${(result.ownShare * 100).toFixed(1)} % of the samples.`)
-    print(`  (left out: ${(result.profilerShare * 100).toFixed(1)} % of the samples, the process writing output in the C library (write, fputc),\n` +
-      '  mostly the profiler\'s own log and output, which Flame gives to the function it interrupted: docs/diagnose.md, "Flame on fixed")')
+    print(`  Left out: ${(result.profilerShare * 100).toFixed(1)} % of the samples, the process writing output in the C library: write, fputc.\n` +
+      '  Mostly the profiler\'s own log and output. Flame gives them to the function it interrupted.\n' +
+      '  Why: docs/diagnose.md, "Flame on fixed".')
     print(formatFrames('\nWith V8 and C++ frames shown:', result.allFrames))
     print(formatFrames('\nThis repo\'s functions by time on the stack, what they call included (where the time comes from):', result.ownByTotal))
   }

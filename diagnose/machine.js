@@ -33,16 +33,15 @@ function judgeMachine (cpu, samples) {
   return { measured: true, othersShare, stolenShare, idleCores, serverCores, serverMedianCores, loadCores, busy, blockedShare, delayBeyondMachine }
 }
 
+// The figures a verdict on a busy machine gives: what the others took, and what the server got.
 function describeMachine (variant, machine) {
   const percent = (share) => Math.round(share * 100)
   const stolen = percent(machine.stolenShare ?? 0)
   const others = stolen === 0
     ? `other processes used ${percent(machine.othersShare)} % of the CPU during the load`
-    : `other processes used ${percent(machine.othersShare - machine.stolenShare)} % of the CPU during the load and the virtual machine's host held back ${stolen} % of it`
-  return {
-    others,
-    notJudged: `${variant}: not judged: the machine was busy (${others}; ${variant} got ${machine.serverCores.toFixed(2)} of a core). Run it again on a quieter machine.`
-  }
+    : `other processes used ${percent(machine.othersShare - machine.stolenShare)} % of the CPU during the load, ` +
+      `the virtual machine's host held back ${stolen} %`
+  return { others, got: `${variant} got ${machine.serverCores.toFixed(2)} of a core` }
 }
 
 module.exports = { judgeMachine, describeMachine }

@@ -14,7 +14,7 @@ const { parseLoadCommandLine, DEFAULTS, LEAKING_REQUESTS, loadFor, defaultConnec
 const { LEAKING } = require('../tooling/targets')
 const { parseCpuProfile, hottestFrames, ownFramesByTotal, callTree } = require('./cpu-profile')
 const { flameGraphPage } = require('./flame-graph-page')
-const { formatFrames } = require('./frames-table')
+const { formatFrames, describeHottest } = require('./frames-table')
 
 // Out of git, like .clinic/: a profile names the paths of the machine it was taken on.
 const PROFILE_DIR = path.join(ROOT, '.profile')
@@ -73,7 +73,8 @@ async function runUnderProfiler (entry, name, load, base, log) {
   })
   let result
   try {
-    log(`${name} listening on ${server.url}, under node --cpu-prof; load: ${describeLoad(load)}`)
+    log(`${name} listening on ${server.url}, under node --cpu-prof`)
+    log(`Loading it: ${describeLoad(load)}`)
     result = await runLoad(Number(new URL(server.origin).port), load)
     log(`Load done: ${result.ok.toLocaleString('en-US')} 2xx of ${describeOutcome(result)} in ${result.seconds} s` +
       (result.stopped ? ` (stopped at its time limit of ${load.timeLimitSeconds} s)` : ''))
@@ -118,14 +119,16 @@ async function main (argv, { stdout, stderr }) {
     return result.code
   }
   const { hottest, unfolded, ownByTotal } = result
-  print(formatFrames('\nHottest frames by self time (V8\'s CPU profile: builtins and Node\'s C++ counted in the JavaScript function that called them,\n' +
-    'Node\'s internal modules, node:internal/..., in the nearest function below them):', hottest.frames))
-  print(`  This repo's code, all of it: ${(hottest.ownShare * 100).toFixed(1)} % of the samples.`)
-  print(`  (${hottest.samples.toLocaleString('en-US')} samples; (idle) left out: ${(hottest.idleShare * 100).toFixed(1)} % of all samples, the server waiting for work)`)
-  print(formatFrames('\nWith Node\'s internal modules shown ("<- from": this repo\'s function nearest below it on the stack in most of its samples):', unfolded.frames))
+  print(`\n${describeHottest(hottest.frames, hottest.ownShare)}`)
+  print(`  samples counted: ${hottest.samples.toLocaleString('en-US')}, without (idle), the server waiting: ${(hottest.idleShare * 100).toFixed(1)} % of all`)
+  print(formatFrames('\nHottest frames by self time, V8\'s builtins and Node\'s C++ counted in the function that called them,\n' +
+    'Node\'s internal modules (node:internal) in the nearest function below them:', hottest.frames))
+  print(formatFrames('\nWith Node\'s internal modules shown. "<- from" names the function of this repo\n' +
+    'nearest below it on the stack, in most of its samples:', unfolded.frames))
   print(formatFrames('\nThis repo\'s functions by time on the stack, what they call included (where the time comes from):', ownByTotal))
   print(`\nProfile:     ${shownPath(process.cwd(), result.cpuprofile)}`)
-  print('  open it in Chrome DevTools (Performance panel, "Load profile...") or drop it on https://www.speedscope.app (read in the browser, not uploaded)')
+  print('  Open it in Chrome DevTools: the Performance panel, "Load profile...".')
+  print('  Or drop it on https://www.speedscope.app, which reads it in the browser and uploads nothing.')
   print(`Flame graph: ${shownPath(process.cwd(), result.html)}`)
   return 0
 }

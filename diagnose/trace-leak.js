@@ -62,11 +62,12 @@ async function traceCopy (workdir, entry, log) {
   // --warnings undoes a --no-warnings inherited through NODE_OPTIONS, which would hide the warning.
   const server = await spawnServer(copy, { nodeArgs: ['--warnings', '--trace-warnings'] })
   try {
-    log(`${shownPath(workdir, copy)} (a copy, ${removed ? `without "${removed}"` : 'in which no line hid the warning'}) listening on ${server.url}`)
+    log(removed ? `A copy of ${shownPath(workdir, copy)} without "${removed}"` : `A copy of ${shownPath(workdir, copy)}, in which no line hid the warning,`)
+    log(`is listening on ${server.url}`)
     for (let i = 1; i <= REQUESTS; i++) await get(server.url)
-    log(`sent ${REQUESTS} requests, one at a time`)
+    log(`Sent ${REQUESTS} requests, one at a time.`)
     const warning = await waitForWarning(server.output)
-    return { removed, warning, adder: warning && adderOf(warning, workdir) }
+    return { removed, warning: warning && shortPaths(warning, workdir), adder: warning && adderOf(warning, workdir) }
   } finally {
     await server.stop()
   }
@@ -111,9 +112,17 @@ async function main (argv, { stdout, stderr }) {
     stderr.write(`trace-leak: no MaxListenersExceededWarning after ${REQUESTS} requests: ${name} does not pile up listeners\n`)
     return 1
   }
-  stdout.write(`\n${removed ? `With "${removed}" removed, ` : ''}Node says:\n\n${warning}\n\n`)
+  stdout.write(`\n${removed ? 'With that line removed, ' : ''}Node warns:\n\n${warning}\n\n`)
   if (adder) stdout.write(`The listener is added by ${adder.functionName}, ${adder.location}.\n`)
   return 0
+}
+
+// The stack's paths as a participant reads them: in the copy, the original's; in the repo, from its root.
+function shortPaths (warning, workdir) {
+  return warning.replace(/^(\s+at (?:\S+ \()?)(.*?)(:\d+:\d+\)?)$/gm, (line, at, file, position) => {
+    const base = [workdir, ROOT].find((dir) => file.startsWith(dir + path.sep))
+    return base ? `${at}${shownPath(base, file)}${position}` : line
+  })
 }
 
 // The warning's first frame in the copy: `location` relative to workdir is the original's path and line.

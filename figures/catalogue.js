@@ -10,8 +10,8 @@ const { scripts } = require('../package.json')
 
 const CASE_STUDY = targetsIn('caseStudy')
 const [AS_IT_WAS, , FINISHED] = CASE_STUDY
-// diagnose/event-loop.js's DOCTOR_RULE, written again: no tool imports another's command.
-const DOCTOR_RULE = "Doctor's rule, which moves with the machine's speed"
+// diagnose/event-loop.js's DELAY_LINE, written again: no tool imports another's command.
+const DELAY_LINE = '  delay: median '
 
 // The sources: `argv` after `node` (FILE: a temporary --json file), `read`
 // its figures from { json, stdout, seconds }, `conditions` where worth
@@ -46,18 +46,18 @@ const SOURCES = {
     }
   },
   doctor: npmRun('doctor', 'doctor', AS_IT_WAS, (stdout) => ({
-    'doctor.slow': lastLineStarting(stdout, `Doctor: ${AS_IT_WAS}: `)
+    'doctor.slow': doctorVerdict(stdout).join(' ')
   })),
   'doctor-fixed': npmRun('doctor-fixed', 'doctor', FINISHED, (stdout) => ({
-    'doctor-fixed.verdict': verdictOf(lastLineStarting(stdout, `Doctor: ${FINISHED}: `))
+    'doctor-fixed.verdict': doctorVerdict(stdout)[0]
   })),
   'event-loop': npmRun('event-loop', 'event-loop', AS_IT_WAS, (stdout) => ({
-    'event-loop.slow': verdictOf(lastLineStarting(stdout, `event-loop: ${AS_IT_WAS}: `)),
-    'event-loop.slow-max': maxDelay(lastLineStarting(stdout, `event-loop: ${DOCTOR_RULE}: ${AS_IT_WAS}: `))
+    'event-loop.slow': lastLineStarting(stdout, `${AS_IT_WAS} `),
+    'event-loop.slow-max': maxDelay(lastLineStarting(stdout, DELAY_LINE))
   })),
   'event-loop-fixed': npmRun('event-loop-fixed', 'event-loop', FINISHED, (stdout) => ({
-    'event-loop-fixed.verdict': verdictOf(lastLineStarting(stdout, `event-loop: ${FINISHED}: `)),
-    'event-loop-fixed.max': maxDelay(lastLineStarting(stdout, `event-loop: ${DOCTOR_RULE}: ${FINISHED}: `))
+    'event-loop-fixed.verdict': lastLineStarting(stdout, `${FINISHED} `),
+    'event-loop-fixed.max': maxDelay(lastLineStarting(stdout, DELAY_LINE))
   })),
   flame: npmRun('flame', 'flame', AS_IT_WAS, (stdout) => ({ 'flame.slow-top': topFrameShare(stdout, 'slow/etag.js:25') })),
   profile: npmRun('profile', 'profile', AS_IT_WAS, (stdout) => ({ 'profile.slow-top': topFrameShare(stdout, 'slow/etag.js:25') })),
@@ -86,11 +86,11 @@ const whole = (value) => String(Math.round(value))
 const NAMED = {
   'instructions.slow-fast': { what: "instructions per request, slow at its 232nd listener / fast's", format: times },
   'instructions.fast-fixed': { what: "instructions per request, fast's / fixed's", format: times },
-  'doctor.slow': { what: "Doctor's verdict on slow (its last line)", format: String },
-  'doctor-fixed.verdict': { what: "Doctor's verdict on fixed (its last line up to its figures)", format: String },
-  'event-loop.slow': { what: 'npm run event-loop -- slow: its leak verdict (the line up to its figures)', format: String },
+  'doctor.slow': { what: "Doctor's verdict on slow (whole)", format: String },
+  'doctor-fixed.verdict': { what: "Doctor's verdict on fixed (up to its figures)", format: String },
+  'event-loop.slow': { what: 'npm run event-loop -- slow: its leak verdict (up to its figures)', format: String },
   'event-loop.slow-max': { what: 'npm run event-loop -- slow: the longest event-loop delay of the load, in ms', format: whole },
-  'event-loop-fixed.verdict': { what: 'npm run event-loop -- fixed: its leak verdict (the line up to its figures)', format: String },
+  'event-loop-fixed.verdict': { what: 'npm run event-loop -- fixed: its leak verdict (up to its figures)', format: String },
   'event-loop-fixed.max': { what: 'npm run event-loop -- fixed: the longest event-loop delay of the load, in ms', format: whole },
   'flame.slow-top': { what: "the share of Flame's samples on slow's hottest frame by self time, slow/etag.js:25 (the 'after' listener), %", format: (value) => value.toFixed(1) },
   'profile.slow-top': { what: "the share of the CPU profile's samples on slow's hottest frame by self time, Node's internal modules folded, slow/etag.js:25, %", format: (value) => value.toFixed(1) },
@@ -116,11 +116,11 @@ function figureOf (id) {
 
 // Where the pages quote a figure: `text(range)`, of Node line `line` where a
 // page sets lines side by side. The README quotes no range of a throughput
-// ratio or a share of samples, which move with the CPU: it links docs/figures.md.
+// ratio or a share of samples, which move with the CPU: it shows one run's
+// output (held by shape: test/readme-output.js) and links docs/figures.md.
 const QUOTES = [
   { id: 'instructions.slow-fast', page: 'README.md', text: ({ min, max }) => `a request at slow's 232nd listener costs ${span(min, max)} times fast's` },
   { id: 'instructions.fast-fixed', page: 'README.md', text: ({ min, max }) => `fast's ${span(min, max)} times fixed's` },
-  { id: 'flame.slow-top', page: 'README.md', text: ({ max }) => `   ${max} %  (anonymous)  slow/etag.js:25   <- this repo` },
   ...[22, 24, 26].flatMap((line) => [
     { id: 'flame.slow-top', line, page: 'docs/node-lines.md', text: ({ min, max }) => `| Flame's share on \`slow/etag.js:25\` (%) | ${line} | ${span(min, max)} |` },
     { id: 'profile.slow-top', line, page: 'docs/node-lines.md', text: ({ min, max }) => `| the CPU profile's share on \`slow/etag.js:25\` (%) | ${line} | ${span(min, max)} |` },
@@ -143,8 +143,11 @@ function lastLineStarting (stdout, prefix) {
   return line
 }
 
-function verdictOf (line) {
-  return line.split(' (')[0]
+// What Doctor prints after its report's path, a line each: the verdict's sentence, its figures.
+function doctorVerdict (stdout) {
+  const after = stdout.split(/^Report: .*$/m)[1]
+  if (after === undefined) throw new Error('no line "Report: " in the output')
+  return after.split('\n').map((line) => line.trim()).filter(Boolean)
 }
 
 function maxDelay (line) {

@@ -24,7 +24,7 @@ const { read, ciRun, nodeLines, releasesOfStep, committed, readmeTestCommand, ci
 // row: the npm script, the test file, and what that file must contain.
 const WORKFLOW_ONLY = {
   'trace-leak': { file: 'test/workshop/commands.test.js', holds: /slow\/etag\.js:25:12/ },
-  doctor: { file: 'test/clinic/clinic.test.js', holds: /the event-loop delay is flagged/ },
+  doctor: { file: 'test/clinic/clinic.test.js', holds: /Doctor flags slow's event-loop delay/ },
   flame: { file: 'test/clinic/clinic.test.js', holds: /flame on slow, in the clone/ },
   'event-loop': { file: 'test/diagnose/event-loop.test.js', holds: /slow: a leak, its delay flagged/ },
   profile: { file: 'test/diagnose/profile.test.js', holds: /profile slow: the after listener's time on top/ },

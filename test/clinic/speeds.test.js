@@ -30,12 +30,12 @@ for (const speed of [0.25, 4]) {
   t.test(`doctor on slow at ${speed} times this machine's speed: flagged, or said plainly`, { skip }, async (t) => {
     const result = await diagnose('doctor', atSpeed(t, speed), options)
     t.equal(result.code, 0, result.error)
-    const flagged = /^\S+: the event-loop delay is flagged \(/.test(result.verdict)
+    const flagged = /^Doctor flags \S+'s event-loop delay\. /.test(result.verdict)
     // Doctor's headline may still name another issue (gc, say): the line
     // is about the delay it did not flag.
-    const unseen = !flagged && UNSEEN_LEAK.test(`Doctor: ${result.unseen}`)
+    const unseen = !flagged && UNSEEN_LEAK.test(result.unseen)
     // Beside other work Doctor judges nothing (machine.js), and says so.
-    const notJudged = result.machine.busy && /^\S+: not judged: the machine was busy \(/.test(result.verdict)
+    const notJudged = result.machine.busy && /^Doctor did not judge \S+: the machine was busy\. /.test(result.verdict)
     // At either speed: Doctor's rule is in milliseconds, so whether it
     // flags slow is the CPU's (a fast one keeps slow under it even at a
     // quarter); that it says which, plainly, is the tool's.

@@ -102,8 +102,8 @@ t.test('too few responses, or none, are not judged', async (t) => {
 
 t.test('the reading in words', async (t) => {
   t.equal(describeCostGrowth(judgeCostGrowth(marks(600, (i) => i * 20))),
-    '810 µs of CPU a response around request 41, 12 ms around request 591, on its trend: 15 times')
+    'CPU a response: 810 µs around request 41, 12 ms around request 591 (15 times, on its trend)')
   t.equal(describeCostGrowth(judgeCostGrowth(marks(120000, () => 45))),
-    '45.0 µs of CPU a response around request 7,501, 45.0 µs around request 117,501, on its trend: 1.0 times')
+    'CPU a response: 45.0 µs around request 7,501, 45.0 µs around request 117,501 (1.0 times, on its trend)')
   t.equal(describeCostGrowth({ measured: false, why: 'no response' }), 'the CPU a response costs was not measured: no response')
 })

@@ -5,7 +5,7 @@
 // signature would run to 250 characters.
 
 const t = require('tap')
-const { formatFrames } = require('../../diagnose/frames-table')
+const { formatFrames, describeHottest } = require('../../diagnose/frames-table')
 
 const row = (functionName, location = '[cpp]', own = false) => formatFrames('title', [{ functionName, location, share: 0.617, own }]).split('\n')[1]
 
@@ -42,4 +42,15 @@ t.test('a [SHARED_LIB] row, code the profiler found no name for, is said in one 
     '  [SHARED_LIB]: code in that file that the profiler found no function name for (no symbol for it there, or no `nm` to read them).'
   ])
   t.notMatch(formatFrames('t', [{ functionName: 'update', location: 'node:internal/crypto/hash:179', share: 0.1 }]), /SHARED_LIB/, 'and nothing without one')
+})
+
+t.test('the verdict above the tables: whose code the hottest frame is, then the shares', async (t) => {
+  const ours = { functionName: '(anonymous)', location: 'slow/etag.js:25', share: 0.746, own: true }
+  t.same(describeHottest([ours], 0.75).split('\n'), [
+    "The hottest frame is this repo's code: (anonymous) at slow/etag.js:25.",
+    '  its share of the samples: 74.6 %',
+    "  this repo's code, all of it: 75.0 %"])
+  const node = { functionName: 'writev', location: 'node:internal/stream_base_commons:72', share: 0.09, own: false }
+  t.match(describeHottest([node, ours], 0.01), /^The hottest frame is not this repo's code: writev at node:internal\/stream_base_commons:72\.\n/)
+  t.equal(describeHottest([], 0), 'No frame was sampled.')
 })

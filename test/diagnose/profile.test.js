@@ -18,6 +18,7 @@ const { flameGraphPage, libraryScripts } = require('../../diagnose/flame-graph-p
 const { profile, fileBase, command } = require('../../diagnose/profile')
 const { capture } = require('../capture')
 const { readText } = require('../read-text')
+const { readmeOutput, unmatchedLine } = require('../readme-output')
 const { oneLineFixCopy } = require('../workshop/copies')
 const { noChromium, launchBrowser, openOffline } = require('../browser')
 
@@ -177,6 +178,7 @@ t.test("profile slow: the after listener's time on top, and a flame graph that d
   const ours = /This repo's functions by time on the stack[^\n]*\n +([\d.]+) % {2}\S+ {2}(\S+)/.exec(run.stdout)
   t.ok(ours && isAfterListener(ours[2]) && Number(ours[1]) > 50, `this repo's busiest function, on the stack: the listener (${ours?.[1]} % ${ours?.[2]})`)
   t.ok(parseCpuProfile(fs.readFileSync(path.resolve(ROOT, cpuprofile), 'utf8')).samples.length > 100, `${cpuprofile} is a CPU profile`)
+  t.equal(unmatchedLine(readmeOutput('3', 'npm run profile'), run.stdout), null, `README step 3 shows this output by shape:\n${run.stdout}`)
 
   t.test('the flame graph in headless Chromium, offline: no error, the listener drawn', { skip: noChromium }, async (t) => {
     const browser = await launchBrowser(t)

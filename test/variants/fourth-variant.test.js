@@ -59,7 +59,7 @@ t.test('a fourth variant is a folder and one catalogue row', { skip: skipOffMain
   t.match(verify, `Verifying ${NAME}: node ${NAME}`)
   t.match(verify, 'contract ✓   level 1 ✓   level 2 ✓   level 3 ✓', 'every level passes, as fixed\'s')
   const eventLoop = run('event-loop', path.join('diagnose', 'event-loop.js'), NAME, '--duration', '1')
-  t.match(eventLoop, new RegExp(`^event-loop: ${NAME}: `, 'm'))
+  t.match(eventLoop, new RegExp(`^${NAME} (?:leaks|does not leak|is not judged for a leak): `, 'm'), 'event-loop names it in its verdict')
   const soak = run('soak', 'soak', NAME, '--duration', '3', '--connections', '10')
   t.match(soak, `Soak: ${NAME}, `)
   // tap in the copy, as its own run: none of this run's tap settings.
