@@ -43,6 +43,15 @@ t.test('it runs after ci, with the least rights, and never the pull request\'s c
   t.match(scripts, /if \[ "\$head" != "\$HEAD_SHA" \]/, 'and to be the request whose head the run measured')
 })
 
+t.test("it updates only its own comment, and says the figures are the request's run's", async (t) => {
+  const scripts = comment.jobs.comment.steps.map((step) => step.run).join('\n')
+  const lookups = scripts.split('\n').filter((line) => /issues\/\$number\/comments/.test(line))
+  t.equal(lookups.length, 1, 'one look for an earlier comment')
+  t.match(lookups[0], /select\(\.user\.login == "github-actions\[bot\]" and \(\.body \| startswith\("<!-- bench:compare -->"\)\)\)/, "the bot's login checked beside the marker")
+  const body = scripts.slice(scripts.indexOf("echo '<!-- bench:compare -->'"), scripts.indexOf('> body.md'))
+  t.match(body, /echo "The figures below come from this pull request's own CI run, written by the request's code at \$HEAD_SHA: [^"]*"[^]*cat comment\/\*\.md/, 'said above the figures')
+})
+
 t.test('it reads the artifact the compare job uploads, number and verdicts', async (t) => {
   const steps = ci.jobs.compare.steps
   const upload = steps.find((step) => String(step.uses).startsWith('actions/upload-artifact'))
