@@ -14,6 +14,22 @@ const NOTES_REF = `refs/notes/${NOTES}`
 // The notes' own commits are the recorder's, whoever the clone's user is.
 const AS_RECORDER = ['-c', 'user.name=bench-history', '-c', 'user.email=bench-history@localhost']
 
+// The token that may push the history (CI's history job sets it on the
+// steps that push, its checkout keeping no credentials). Read once and
+// taken out of the environment, so that nothing this process starts, the
+// servers it counts included, inherits it: only the fetch and the push
+// see it, as git's own header for github.com.
+const TOKEN_VARIABLE = 'BENCH_HISTORY_TOKEN'
+const pushToken = process.env[TOKEN_VARIABLE] || null
+delete process.env[TOKEN_VARIABLE]
+
+/** The environment of a fetch or push: git's header with the token, where there is one. */
+function remoteEnvironment (token = pushToken) {
+  if (token === null) return process.env
+  const basic = Buffer.from(`x-access-token:${token}`).toString('base64')
+  return { ...process.env, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.https://github.com/.extraheader', GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` }
+}
+
 // One point as its line: keys sorted, so the same point is the same line.
 function pointLine (point) {
   return JSON.stringify(Object.fromEntries(Object.entries(point).sort(([a], [b]) => a.localeCompare(b))))
@@ -90,7 +106,7 @@ const FETCH_COMMAND = `git fetch origin ${NOTES_REF}:${NOTES_REF}`
 // Git with its own words kept: a fetch or push that fails says why (no
 // such remote, no right to push, no network), and that is what to show.
 function gitSaying (args, { root }) {
-  const result = spawnSync('git', args, { cwd: root, encoding: 'utf8' })
+  const result = spawnSync('git', args, { cwd: root, encoding: 'utf8', env: remoteEnvironment() })
   if (result.error) throw result.error
   return { ok: result.status === 0, out: result.stdout.trim(), said: result.stderr.trim() }
 }
@@ -134,4 +150,4 @@ function pushHistory (remote, { root, tries = 5 }) {
   throw new Error(`${remote} refused ${NOTES_REF} ${tries} times, each time for a newer history pushed meanwhile: ${said}`)
 }
 
-module.exports = { NOTES_REF, FETCH_COMMAND, addPoints, readLines, readPoints, retractPoints, hasHistory, mergeFrom, pushHistory, pointLine }
+module.exports = { NOTES_REF, FETCH_COMMAND, TOKEN_VARIABLE, remoteEnvironment, addPoints, readLines, readPoints, retractPoints, hasHistory, mergeFrom, pushHistory, pointLine }

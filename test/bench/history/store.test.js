@@ -9,9 +9,9 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
+const { spawn, execFileSync } = require('node:child_process')
 const { gitIn } = require('../../throwaway-repository')
-const { NOTES_REF, addPoints, readPoints, pushHistory, retractPoints, hasHistory } = require('../../../bench/history/store')
+const { NOTES_REF, TOKEN_VARIABLE, addPoints, readPoints, pushHistory, retractPoints, hasHistory, remoteEnvironment } = require('../../../bench/history/store')
 const { historyReport, formatReport } = require('../../../bench/history/report')
 
 const STORE = path.join(__dirname, '..', '..', '..', 'bench', 'history', 'store.js')
@@ -121,4 +121,19 @@ t.test('a point taken back stays taken back, though the union keeps every line',
   t.same(fixed.values, [3])
   t.same(fixed.retracted, [{ commit: ids[0], reason: 'a busy runner' }])
   t.match(formatReport(report), new RegExp(`fixed, series .*: 1 commits recorded, 0 change point\\(s\\), 0 weak, 1 point\\(s\\) retracted\\n  retracted: ${ids[0].slice(0, 12)} \\(a busy runner\\)`))
+})
+
+t.test('the push token: out of the environment at once, in the fetch and push alone', async (t) => {
+  const script = `const store = require(${JSON.stringify(STORE)})
+const child = require('node:child_process').execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.env.${TOKEN_VARIABLE}))'], { encoding: 'utf8' })
+const remote = store.remoteEnvironment()
+process.stdout.write(JSON.stringify({ here: process.env.${TOKEN_VARIABLE} ?? null, child, key: remote.GIT_CONFIG_KEY_0, value: remote.GIT_CONFIG_VALUE_0 }))`
+  const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, [TOKEN_VARIABLE]: 'a-token' } }))
+  t.same(out, {
+    here: null,
+    child: 'undefined',
+    key: 'http.https://github.com/.extraheader',
+    value: `AUTHORIZATION: basic ${Buffer.from('x-access-token:a-token').toString('base64')}`
+  })
+  t.equal(remoteEnvironment(null), process.env, 'no token, no header')
 })
