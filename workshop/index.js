@@ -47,7 +47,8 @@ function newCopy (name = DEFAULT_NAME, { root = ROOT, gitExclude = true } = {}) 
   return folder
 }
 
-async function main (argv, { stdout }) {
+// `root` and `gitExclude` are newCopy's: a test makes its copy in a folder of its own.
+async function main (argv, { stdout, root = ROOT, gitExclude = true }) {
   const { positionals } = parseCommandLine(argv, {}, { positionals: true })
   const [action, name, ...rest] = positionals
   if (action !== 'new' && action !== 'kit') throw new UsageError(`unknown action "${action ?? ''}": the actions are new and kit`)
@@ -57,17 +58,21 @@ async function main (argv, { stdout }) {
     buildKit(path.resolve(name), { log: (line) => stdout.write(`${line}\n`) })
     return 0
   }
-  const folder = newCopy(name)
-  const shown = shownPath(ROOT, folder)
+  const folder = newCopy(name, { root, gitExclude })
+  const shown = shownPath(root, folder)
+  const commands = [
+    [`node ${shown}`, 'starts it, as `node slow` does'],
+    [`npm run verify -- ${shown}`, 'checks it: the contract, the leak, the ETag, 304 and its speed'],
+    [`npm run verify -- ${shown} --watch`, 'checks it again on every save']
+  ]
+  const width = Math.max(...commands.map(([command]) => command.length))
   stdout.write([
-    `Made ${shown}/, a copy of slow/ for you to fix (git ignores it).`,
+    `Made ${shown}/, your copy of slow/ to fix. Git ignores it.`,
+    `Find the line in ${shown}/etag.js that adds a listener on every request, and fix it.`,
     '',
-    `  node ${shown}                  starts it, as \`node slow\` does`,
-    `  npm run verify -- ${shown}     checks it: the contract, the leak, the ETag, 304, and its speed`,
-    `  npm run verify -- ${shown} --watch   checks again on every save`,
+    ...commands.map(([command, what]) => `  ${command.padEnd(width)}   ${what}`),
     '',
-    `Next: find the line in ${shown}/etag.js that adds a listener on every request`,
-    '(README, "5. Fix the leak in your copy").',
+    'Stuck? README step 5 has a hint.',
     ''
   ].join('\n'))
   return 0

@@ -11,9 +11,10 @@ const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('..
 const { resolveServerPath } = require('../tooling/server-path')
 const { startTarget } = require('../tooling/target-process')
 const { LEVELS, levelName, describeLevels } = require('./levels')
-const { compareSpeed, intervalText, shareText, SPEED_PROTOCOL, SPEED_ALPHA, YOURS } = require('./speed')
+const { compareSpeed, intervalText, shareText, RUN_IT_AGAIN, SPEED_PROTOCOL, SPEED_ALPHA, YOURS } = require('./speed')
 const { targetsIn } = require('../tooling/targets')
 const { round } = require('../tooling/number-text')
+const { wrapLine, LINE_WIDTH } = require('../tooling/wrap-text')
 const { terminalProgress, NO_PROGRESS } = require('../bench/print/progress')
 
 const TOP_LEVEL = LEVELS.length - 1
@@ -44,8 +45,9 @@ not start, 2 bad arguments.
 `
 
 // Resolves to { code, passed: [contract, level 1, ...] (true, false, or null when not reached) }. Tests shorten
-// the runs with `leakProtocol` and `speedProtocol` and preload through `nodeArgs`.
-async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped = '--no-speed', print = console.log, leakProtocol, speedProtocol = SPEED_PROTOCOL, nodeArgs = [], progress = NO_PROGRESS } = {}) {
+// the runs with `leakProtocol` and `speedProtocol`, preload through `nodeArgs`, and may stand in for the speed's
+// servers with `measureSides` (compareSpeed).
+async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped = '(--no-speed).', print = console.log, leakProtocol, speedProtocol = SPEED_PROTOCOL, measureSides, nodeArgs = [], progress = NO_PROGRESS } = {}) {
   const { entry, name } = resolveServerPath(server)
   print(`Verifying ${name}: node ${name}, started on a free port of 127.0.0.1 (Node ${process.version})`)
   let target
@@ -53,6 +55,7 @@ async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped =
     target = await startTarget(entry, { seed: 'verify', nodeArgs })
   } catch (err) {
     print(`\n${mark(false)} ${name} starts and listens on PORT\n      seen: ${indent(err.message)}\n      hint: run \`node ${name}\` to see the error`)
+    print(`\n${name} did not start, so no level was checked.`)
     return { code: 1, passed: LEVELS.map(() => false) }
   }
   const passed = []
@@ -75,33 +78,46 @@ async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped =
 
   const asked = level + 1
   print('\n' + passed.map((ok, i) => `${levelName(i)} ${i >= asked ? 'not asked' : ok === null ? '–' : mark(ok)}`).join('   '))
-  const firstFailed = passed.findIndex((ok) => ok !== true)
-  if (firstFailed !== -1 && firstFailed < reached) {
-    print(`Next: ${LEVELS[firstFailed].title} (the hints above say where to read)`)
-  } else if (firstFailed !== -1 && firstFailed === asked && firstFailed < LEVELS.length) {
-    print(`Next: ${LEVELS[firstFailed].title} (\`--level ${firstFailed}\` checks it too)`)
-  }
+  print(levelVerdict(passed, { asked, reached }).join('\n'))
   const code = passed.slice(0, asked).every((ok) => ok === true) ? 0 : 1
 
   if (!speed) {
-    print(`\nSpeed: not measured (${speedSkipped})`)
+    print(`\nSpeed: not measured ${speedSkipped}`)
   } else {
-    print(`\nSpeed: ${describeSpeedProtocol(speedProtocol, name, leaking)}`)
-    print(renderSpeed(await measureSpeed(entry, { leaking, protocol: speedProtocol, progress }), name))
+    print('\n' + describeSpeedProtocol(speedProtocol, name, leaking).join('\n'))
+    print(renderSpeed(await measureSpeed(entry, { name, leaking, protocol: speedProtocol, progress, measureSides }), name))
   }
   return { code, passed }
 }
 
+// The levels' verdict in a sentence or two, after the summary line: the first level that fails says so, or the one
+// below it holds and the next is explained where the participant meets it (a level's `asks`).
+function levelVerdict (passed, { asked, reached }) {
+  const failed = passed.findIndex((ok, i) => i < reached && ok === false)
+  if (failed === -1 && asked === LEVELS.length) return ['Every level holds: no leak, an ETag that belongs to its body, and 304.']
+  if (failed === -1) {
+    const next = LEVELS[asked]
+    return [`${LEVELS[asked - 1].held} Level ${asked} is next: add \`--level ${asked}\` to check it.`, ...(next.asks ?? [])]
+  }
+  const { failing, asks } = LEVELS[failed]
+  if (!asks) return [failing, 'The hint under each ✗ says where to look.']
+  const open = passed.map((ok, i) => i).filter((i) => i >= failed && passed[i] !== true)
+  const next = open.length === 1 ? `Level ${failed} is next.` : `Levels ${open.slice(0, -1).join(', ')} and ${open.at(-1)} are next.`
+  return [`${LEVELS[failed - 1].held} ${next}`, ...asks]
+}
+
 // The rounds shown as they end: the longest step of verify prints nothing else until its verdict.
-async function measureSpeed (entry, { leaking, protocol, progress }) {
+async function measureSpeed (entry, { name, leaking, protocol, progress, measureSides }) {
   const roundsText = (done) => done <= protocol.rounds
     ? `  ${done} of ${protocol.rounds} rounds measured`
     : `  ${done} rounds measured (up to ${protocol.maxRounds})`
   progress.show(roundsText(0))
   try {
     return await compareSpeed(entry, {
+      name,
       leaking,
       protocol,
+      measureSides,
       onRun: (run) => { if (run.by === 'time') progress.show(roundsText(run.round)) }
     })
   } finally {
@@ -109,36 +125,44 @@ async function measureSpeed (entry, { leaking, protocol, progress }) {
   }
 }
 
+// A check on one line when it fits (✓ and what was seen), else its mark and name, then what was sent and seen
+// and the hint, each wrapped under its label.
 function renderCheck ({ name, pass, sent, seen, hint }) {
-  if (pass === true) return `  ${mark(true)} ${name}: ${seen}`
-  const lines = [`  ${pass === null ? '–' : mark(false)} ${name}`]
-  if (sent) lines.push(`      sent: ${sent}`)
-  lines.push(`      seen: ${seen}`)
-  if (pass === false && hint) lines.push(`      hint: ${hint}`)
+  const passed = `  ${mark(true)} ${name}: ${seen}`
+  if (pass === true && passed.length <= LINE_WIDTH) return passed
+  const lines = [wrapLine(`  ${pass === null ? '–' : mark(pass)} `, name)]
+  if (sent && pass !== true) lines.push(wrapLine('      sent: ', sent))
+  lines.push(wrapLine('      seen: ', seen))
+  if (pass === false && hint) lines.push(wrapLine('      hint: ', hint))
   return lines.join('\n')
 }
 
+// What is about to be measured, printed before the longest step of verify begins: a line each.
 function describeSpeedProtocol (protocol, name, leaking) {
   const byTime = leaking ? 'fast and fixed' : `${name}, fast and fixed`
   const byCount = leaking ? `slow and ${name} (its cost grows)` : 'slow'
-  const more = !leaking && protocol.maxRounds > protocol.rounds ? ` (up to ${protocol.maxRounds} when they do not place ${name})` : ''
-  return `${name} beside slow, fast and fixed, each in a fresh process: ${byTime} loaded at the same time, ` +
-    `autocannon -c ${protocol.connections} each, ${protocol.warmup} s warm-up then ${protocol.duration} s, ${protocol.rounds} rounds${more}; ` +
-    `${byCount} by requests, ${protocol.warmupRequests} then ${protocol.requests}, once`
+  const rounds = !leaking && protocol.maxRounds > protocol.rounds ? `${protocol.rounds} to ${protocol.maxRounds}` : `${protocol.rounds}`
+  return [
+    `Speed: ${byTime} loaded at the same time, each in a fresh process, in ${rounds} rounds.`,
+    `  Each round: autocannon -c ${protocol.connections} on each, ${protocol.warmup} s of warm-up, then ${protocol.duration} s measured.`,
+    `  ${byCount} measured by requests, once: ${protocol.warmupRequests} of warm-up, then ${protocol.requests}.`
+  ]
 }
 
+// The verdict first, in a sentence (and a request to run again where the rounds place nothing), then its figures.
 function renderSpeed ({ protocol, summaries, comparisons, between, verdict }, name) {
   const shown = (target) => target === YOURS ? `${name} (yours)` : target
   const width = Math.max(...summaries.map((s) => shown(s.target).length))
   const rows = summaries.map((s) => `  ${shown(s.target).padEnd(width)}  ${round(s.requestsPerSecond).padStart(8)} req/s  ${round(s.cpuMicrosPerRequest).padStart(8)} µs CPU per request`)
-  const against = targetsIn('speedLine').map((other) => `${round(comparisons[other].ratio)} x ${other}/'s${intervalText(comparisons[other])}`).join(', ')
-  const intervals = `in brackets ${Math.round((1 - 2 * SPEED_ALPHA) * 100)} % intervals`
-  const lines = [...rows, `  CPU per request: ${against} (${intervals}, ${protocol.rounds} rounds)`]
+  const lead = `  ${name}'s CPU per request: `
+  const against = targetsIn('speedLine').map((other, i) => `${i === 0 ? lead : ' '.repeat(lead.length)}${round(comparisons[other].ratio)} x ${other}/'s${intervalText(comparisons[other])}`)
+  const lines = ['', verdict.sentence, ...(verdict.again ? [RUN_IT_AGAIN] : []), ...verdict.figures.map((line) => `  ${line}`), ...rows, ...against]
   if (between?.resolvable) {
     const { share, interval: [low, high], fastOverFixed } = between
     lines.push(`  Between fixed/ (0) and fast/ (1): ${shareText(share)} (${shareText(low)} to ${shareText(high)}); fast/ ${round(fastOverFixed.ratio)} x fixed/'s${intervalText(fastOverFixed)}`)
   }
-  return [...lines, `${name}: ${verdict}`].join('\n')
+  lines.push(`  In brackets: ${Math.round((1 - 2 * SPEED_ALPHA) * 100)} % intervals over ${protocol.rounds} rounds.`)
+  return lines.join('\n')
 }
 
 function mark (ok) {
@@ -192,9 +216,9 @@ function parseVerifyCommandLine (argv) {
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
   const level = numberOption('level', values.level, TOP_LEVEL, { min: 0, integer: true, max: TOP_LEVEL })
   let speedSkipped = null
-  if (values.watch) speedSkipped = '--watch checks the levels on every save; run verify without it to measure the speed'
-  else if (values.speed === false) speedSkipped = '--no-speed'
-  else if (level < TOP_LEVEL && values.speed !== true) speedSkipped = `--level ${level}; add --speed to measure it`
+  if (values.watch) speedSkipped = 'with --watch. Run verify without it to measure the speed.'
+  else if (values.speed === false) speedSkipped = '(--no-speed).'
+  else if (level < TOP_LEVEL && values.speed !== true) speedSkipped = `with --level ${level}. Add --speed to measure it.`
   return { server, level, speed: speedSkipped === null, speedSkipped, watch: values.watch }
 }
 

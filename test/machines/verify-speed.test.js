@@ -15,7 +15,7 @@
 const t = require('tap')
 const { TARGETS } = require('../../bench/protocol/targets')
 const { measureSideBySide } = require('../../bench/measure/side-by-side')
-const { measureRounds, judgeSpeed, speedDecided, SPEED_PROTOCOL, YOURS } = require('../../workshop/speed')
+const { measureRounds, judgeSpeed, speedDecided, SPEED_SENTENCES, SPEED_PROTOCOL, YOURS } = require('../../workshop/speed')
 const { skipOffMainLine } = require('../skips')
 const { MIXES, fastAtMix, hashingAtMix } = require('../machine-mix')
 const { hashingCopy, oneLineFixCopy, fixedCopy } = require('../workshop/copies')
@@ -24,12 +24,12 @@ require('../untapped-children')
 // Five servers a round, 8 to 12 rounds, at each of five mixes.
 t.setTimeout(10 * 60 * 1000)
 
-// verify's words that place nothing and say so (speedVerdict).
-const RUN_IT_AGAIN = /; run it again with less running beside it$/
+// Where verify may place each (speedVerdict's sentences, yours named "yours"); `again` marks the verdicts that
+// place nothing and ask for another run.
 const PLACES = {
-  hashing: /^(between fixed\/ and fast\/|about as fast as fast\/): /,
-  oneLineFix: /^about as fast as fast\/: /,
-  fixedCopy: /^about as fast as fixed\/: /
+  hashing: [SPEED_SENTENCES.between(YOURS), SPEED_SENTENCES['as fast'](YOURS)],
+  oneLineFix: [SPEED_SENTENCES['as fast'](YOURS)],
+  fixedCopy: [SPEED_SENTENCES['as fixed'](YOURS)]
 }
 
 const OWN_MIX = { name: 'this machine' }
@@ -47,7 +47,7 @@ for (const mix of [OWN_MIX, ...MIXES]) {
     const judged = await placeTogether(candidates, fast)
     for (const [name, { verdict, between }] of Object.entries(judged)) {
       const place = between ? `${between.share.toFixed(2)} of the way from fixed/ to fast/ (${between.interval.map((v) => v.toFixed(2)).join(' to ')}), ${between.rounds} rounds` : 'not placed'
-      t.ok(PLACES[name].test(verdict) || RUN_IT_AGAIN.test(verdict), `${name}: ${verdict}; ${place}`)
+      t.ok(PLACES[name].includes(verdict.sentence) || verdict.again, `${name}: ${verdict.sentence} ${verdict.figures.join(' ')}; ${place}`)
     }
   })
 }

@@ -1,10 +1,10 @@
 'use strict'
 
 // verify's levels, a file each (workshop/levels/): every level says its
-// title, its lines in verify's help and the README heading its hints send
-// to, and checks; verify's help and its order are built from that list, so
-// a new level is a file and a row. What the levels find on real servers:
-// verify.test.js.
+// title, its lines in verify's help, the README heading its hints send
+// to, the sentences verify closes with, and checks; verify's help and its
+// order are built from that list, so a new level is a file and a row.
+// What the levels find on real servers: verify.test.js.
 
 const t = require('tap')
 const { LEVELS, README, levelName, describeLevels } = require('../../workshop/levels')
@@ -23,6 +23,9 @@ t.test('each level is a file with its title, help lines, README heading and chec
     t.ok(level.usage.length > 0 && level.usage.every((line) => typeof line === 'string' && 12 + line.length <= 80), `${name}: help lines that fit in 80 columns, indented`)
     t.match(level.readme, /^README, ".+"$/, `${name}: a README heading`)
     t.equal(README[name], level.readme, `${name}: its heading is among the ones docs.test.js holds to the README`)
+    t.match(level.held, /^[A-Z].*\.$/, `${name}: a sentence for when it holds`)
+    const said = level.asks ?? [level.failing]
+    t.ok(said.length > 0 && said.every((line) => /^[A-Z].*\.$/.test(line) && line.length <= 100), `${name}: what it asks, or a sentence for when it fails first, in lines of 100 characters at most`)
   }
   t.same(LEVELS.map((level, index) => levelName(index)), ['contract', 'level 1', 'level 2', 'level 3'])
 })

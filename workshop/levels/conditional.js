@@ -11,6 +11,11 @@ const { readme } = require('./etag')
 
 const title = 'Level 3: If-None-Match answered with 304 (RFC 9110, checked with curl)'
 const usage = ['conditional GET: the RFC 9110 checks of check:curl, with curl']
+const asks = [
+  'Level 3 asks for 304 Not Modified when If-None-Match names the current ETag, on GET and on HEAD.',
+  'README step 7 shows it with curl.'
+]
+const held = 'It answers If-None-Match with 304.'
 
 async function checkConditional (server) {
   try {
@@ -38,4 +43,4 @@ async function checkConditional (server) {
   }
 }
 
-module.exports = { title, usage, readme, check: checkConditional, checkConditional }
+module.exports = { title, usage, readme, asks, held, check: checkConditional, checkConditional }

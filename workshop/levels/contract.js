@@ -13,6 +13,9 @@ const usage = [
   'another path 404, another method 405'
 ]
 const readme = 'README, "The workshop in steps"'
+// What verify's closing lines say when this level is the first to fail, and when it holds and the next one is asked.
+const failing = 'The contract fails, so the levels were not checked.'
+const held = 'Your server keeps the contract.'
 
 async function checkContract ({ url, origin }) {
   const checks = []
@@ -65,4 +68,4 @@ function shapeProblems (text) {
   ].filter(Boolean)
 }
 
-module.exports = { title, usage, readme, check: checkContract, checkContract }
+module.exports = { title, usage, readme, failing, held, check: checkContract, checkContract }

@@ -14,6 +14,12 @@ const usage = [
   'with new bytes from their first response on (not one behind)'
 ]
 const readme = 'README, "7. An ETag that belongs to its body, and 304"'
+// What it asks, said where the participant meets it: when the level below holds and this one is next.
+const asks = [
+  'Level 2 asks for an ETag that belongs to the body it comes with, quoted, from the first response on.',
+  'README step 7 shows how.'
+]
+const held = 'Your ETag belongs to its body.'
 
 // The new content: any seed other than the server's own.
 const NEW_CONTENT_SEED = 'verify: new content'
@@ -101,4 +107,4 @@ function describeLag (group, responses) {
     (ownTag ? `, response ${next + 1} the same bytes with ${abbreviate(ownTag)}: the ETag lags one response behind its body` : '')
 }
 
-module.exports = { title, usage, readme, check: checkEtag, checkEtag }
+module.exports = { title, usage, readme, asks, held, check: checkEtag, checkEtag }

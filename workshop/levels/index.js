@@ -1,7 +1,8 @@
 'use strict'
 
-// verify's levels in climbing order, a file each with title, usage, readme and check(server), which resolves
-// to { checks: [{ name, pass (true, false, null: not checkable), sent, seen, hint }], leaking? }.
+// verify's levels in climbing order, a file each with title, usage, readme, held (a sentence for when it holds), either
+// failing (a sentence for when it fails first) or asks (lines that explain it when it is next), and check(server),
+// which resolves to { checks: [{ name, pass (true, false, null: not checkable), sent, seen, hint }], leaking? }.
 
 const LEVELS = [
   require('./contract'),
