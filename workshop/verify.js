@@ -97,7 +97,7 @@ function levelVerdict (passed, { asked, reached }) {
   if (failed === -1 && asked === LEVELS.length) return ['Every level holds: no leak, an ETag that belongs to its body, and 304.']
   if (failed === -1) {
     const next = LEVELS[asked]
-    return [`${LEVELS[asked - 1].held} Level ${asked} is next: add \`--level ${asked}\` to check it.`, ...(next.asks ?? [])]
+    return [`${LEVELS[asked - 1].held} Level ${asked} is next: \`--level ${asked}\` checks it too.`, ...(next.asks ?? [])]
   }
   const { failing, asks } = LEVELS[failed]
   if (!asks) return [failing, 'The hint under each ✗ says where to look.']

@@ -38,7 +38,7 @@ t.test('fast: level 1 holds; the ETag lags one response behind its body', async 
   t.equal(code, 0, 'level 1 asked for, level 1 holds')
   t.same(passed, [true, true, null, null])
   t.match(output, /✓ 'after' listeners: at most one, however many requests came and are in flight\n {6}seen: 1 after 100 requests, 1 after 500, up to 1 while 10 were in flight\n/, 'a check too long for a line: what was seen on the next')
-  t.match(output, /\ncontract ✓ {3}level 1 ✓ {3}level 2 not asked {3}level 3 not asked\nYour fix holds the leak\. Level 2 is next: add `--level 2` to check it\.\nLevel 2 asks for an ETag that belongs to the body it comes with, quoted, from the first response on\.\nREADME step 7 shows how\.\n/, 'the levels above 1 are not asked, not failed; level 2 said where it is met')
+  t.match(output, /\ncontract ✓ {3}level 1 ✓ {3}level 2 not asked {3}level 3 not asked\nYour fix holds the leak\. Level 2 is next: `--level 2` checks it too\.\nLevel 2 asks for an ETag that belongs to the body it comes with, quoted, from the first response on\.\nREADME step 7 shows how\.\n/, 'the levels above 1 are not asked, not failed; level 2 said where it is met')
   t.notMatch(output, /✗/, 'nothing reads as a failure')
   const all = await verifyLevels('fast')
   t.equal(all.code, 1, 'all levels asked for: exit 1')
