@@ -50,20 +50,20 @@ async function main (argv, { stdout, stderr }) {
   // Against a stored run the CPU rounds gate nothing: only the meter's own gate adds failures.
   failures.push(...meter.gate([], counted))
 
-  stdout.write('\n' + [...renderResults(results, protocol), ...meter.renderCounts(results, baseline)].map((block) => block + '\n\n').join(''))
+  stdout.write('\n' + [...text.renderResults(results), ...meter.renderCounts(results, baseline)].map((block) => block + '\n\n').join(''))
   writeOutputs(results, options)
-  // The page's path is the run's last line, whatever the verdict.
-  const reportLine = options.html ? `report: ${shownPath(process.cwd(), options.html)}\n` : ''
-
+  // The verdict in words, then the figures; the page's path is the run's last line, whatever the verdict.
+  stdout.write(text.renderVerdict(results) + '\n')
   if (unenforced.length > 0) {
-    stdout.write(`(mode ${options.mode} reports goals without enforcing them: run "npm run bench" for the checked comparison)\n`)
+    stdout.write(`Mode ${options.mode} shows its goals without enforcing them: npm run bench enforces them.\n`)
   }
+  const reportLine = options.html ? `report: ${shownPath(process.cwd(), options.html)}\n` : ''
   if (failures.length > 0) {
     stderr.write(`bench: FAILED\n${failures.map((f) => `  - ${f}`).join('\n')}\n`)
     stdout.write(reportLine)
     return 1
   }
-  stdout.write(`bench: ${enforced ? 'every goal holds' : 'done'}\n${reportLine}`)
+  stdout.write(reportLine)
   return 0
 }
 
@@ -85,16 +85,6 @@ function countJob (options, { baseline, print, width }) {
 function renderRoundLine (run, protocol, width) {
   return `  round ${run.round}/${protocol.rounds}  ${run.target.padEnd(width)} ` +
     `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(8)} req/s\n`
-}
-
-function renderResults (results, protocol) {
-  return [
-    text.renderTable(results.summaries),
-    text.renderRatios(results.ratios, results.baseline),
-    text.renderChart(results.runs, protocol.targets),
-    ...(results.baselineReport ? [text.renderBaselineReport(results.baselineReport)] : []),
-    ...(results.warnings.length > 0 ? [`Note:\n${results.warnings.map((w) => `  - ${w}`).join('\n')}`] : [])
-  ]
 }
 
 function writeOutputs (results, options) {

@@ -5,6 +5,7 @@
 const { signedPercent, round } = require('../../tooling/number-text')
 const { RATIOS, REFERENCE, MODES, userRatios, isEnforced } = require('./goals')
 const { evaluateRatios, compareWithBaseline, summarizeTargets } = require('./stats')
+const { targetsIn } = require('../protocol/targets')
 const { checkRequirements } = require('./requirements')
 const { WATCHED } = require('../protocol/metrics')
 
@@ -61,4 +62,36 @@ function disagreements (summaries, runs) {
   return warnings
 }
 
-module.exports = { evaluateRun, SPREAD_WORTH_A_WORD, BASELINE_IS_A_REPORT }
+// A round falls as it runs when the last third of its seconds (warm-up, then measured) serves less
+// than half what the first third did, and a target falls when every round of it does: slow's leak
+// does that on any machine, since its load is a count of requests; a warm-up, or a busy spell of the
+// machine in one round, does not.
+const FALLS_BELOW = 0.5
+
+// What the verdict says first, from a run as --json keeps it (nothing here is added to it): how the
+// case study's variants in the run fare as they run, the goals that fall short, and the failures
+// that are neither (a meter's gate).
+function judgeRun ({ protocol, runs, ratios, failedChecks = [], failures = [] }) {
+  const variants = targetsIn('caseStudy').filter((target) => protocol.targets.includes(target))
+  const paces = variants.map((target) => ({ target, falls: fallsInEveryRound(runs.filter((r) => r.target === target)) }))
+  const goals = ratios.filter((r) => r.goal !== null)
+  const short = goals.filter((r) => r.holds === false)
+  const missedGoal = (failure) => short.some((r) => failure.startsWith(`${r.name} is `))
+  const otherFailures = failures.filter((f) => !failedChecks.includes(f) && !missedGoal(f))
+  return { paces: paces.filter((p) => p.falls !== null), goals, short, failedChecks, otherFailures }
+}
+
+function fallsInEveryRound (rounds) {
+  const each = rounds.map(fallsAsItRuns)
+  return each.length === 0 || each.includes(null) ? null : each.every(Boolean)
+}
+
+function fallsAsItRuns (run) {
+  const seconds = [...(run.warmupPerSecond || []), ...run.perSecond]
+  if (seconds.length < 2) return null
+  const third = Math.max(1, Math.floor(seconds.length / 3))
+  const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length
+  return mean(seconds.slice(-third)) < FALLS_BELOW * mean(seconds.slice(0, third))
+}
+
+module.exports = { evaluateRun, judgeRun, SPREAD_WORTH_A_WORD, BASELINE_IS_A_REPORT }

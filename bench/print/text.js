@@ -1,10 +1,12 @@
 'use strict'
 
 // A run in the terminal: protocol and machine, the table of medians, the ratios with their goals
-// and verdicts, and the per-second chart. markdown.js and html/ render the same run.
+// and verdicts, the per-second chart, then the verdict in words. markdown.js and html/ render the same run.
 
 const { signedPercent } = require('../../tooling/number-text')
 const { medianRound } = require('../judge/stats')
+const { judgeRun } = require('../judge/evaluate')
+const { wrapLine, LINE_WIDTH } = require('../../tooling/wrap-text')
 const { renderMachine } = require('./machine')
 const { integer, figureColumn, ratioText, ratioValueText } = require('./numbers')
 const { textTable } = require('./table')
@@ -66,7 +68,7 @@ function renderBaselineReport ({ note, findings }) {
 
 // Each row is scaled to its own peak, so slow's decay shows whatever its level.
 function renderChart (runs, targets) {
-  const lines = ['Responses per second in each target\'s median round, warm-up | measured ' +
+  const lines = ['Responses per second in each target\'s median round, warm-up | measured',
     `(each row scaled to its own peak; ${NO_RESPONSE} = none that second):`]
   const width = Math.max(...targets.map((t) => t.length))
   for (const target of targets) {
@@ -83,4 +85,58 @@ function renderChart (runs, targets) {
   return lines.join('\n')
 }
 
-module.exports = { SUMMARY_COLUMNS, renderProtocol, renderTable, renderRatios, renderBaselineReport, renderChart }
+// Everything below the protocol and the rounds, as bench/index.js prints it: a block each.
+function renderResults (results) {
+  return [
+    renderTable(results.summaries),
+    renderRatios(results.ratios, results.baseline),
+    renderChart(results.runs, results.protocol.targets),
+    ...(results.baselineReport ? [renderBaselineReport(results.baselineReport)] : []),
+    ...(results.warnings.length > 0 ? [`Note:\n${results.warnings.map((w) => `  - ${w}`).join('\n')}`] : [])
+  ]
+}
+
+// The run's last words: what a participant reads aloud first (how the case study's variants fare as
+// they run, whether the goals hold), then the figures it stands on, on their own lines.
+function renderVerdict (results) {
+  const { paces, goals, short, failedChecks, otherFailures } = judgeRun(results)
+  const [falling, steady] = [paces.filter((p) => p.falls), paces.filter((p) => !p.falls)].map((ps) => ps.map((p) => p.target))
+  const sentences = [
+    ...(falling.length > 0 ? [`${listed(falling)} ${falling.length === 1 ? 'falls as it runs' : 'fall as they run'}.`] : []),
+    ...(steady.length > 0 ? [`${listed(steady)} ${steady.length === 1 ? 'stays' : 'stay'} flat.`] : []),
+    ...(short.length > 0 ? [`${listed(short.map((r) => r.name))} ${short.length === 1 ? 'falls short of its goal' : 'fall short of their goals'}.`] : []),
+    ...(failedChecks.length > 0 ? [`${counted(failedChecks.length, 'check')} ${failedChecks.length === 1 ? 'fails' : 'fail'}.`] : []),
+    ...(otherFailures.length > 0 ? [`${counted(otherFailures.length, 'more failure')} below.`] : []),
+    ...(short.length + failedChecks.length + otherFailures.length === 0 ? [goals.length > 0 ? 'Every goal holds.' : 'Every check holds.'] : [])
+  ]
+  const headline = results.ratios.find((r) => r.goal === null && Number.isFinite(r.value))
+  const figures = [...(headline ? [headline] : []), ...goals].map(figureOf)
+  return [
+    wrapLine('', sentences.join(' ')),
+    ...packed(figures, '  '),
+    ...failedChecks.map((check) => wrapLine('  - ', check))
+  ].join('\n')
+}
+
+// `cpu slow/fast: 169x (goal >= 100)`, or `fast/slow: 197x req/s` for a throughput without a goal.
+function figureOf (r) {
+  const unit = r.metric === 'requestsPerSecond' && r.goal === null ? ' req/s' : ''
+  const goal = r.goal === null ? '' : ` (goal ${r.better === 'lower' ? '<=' : '>='} ${r.goal}${r.holds === false ? ', short' : ''})`
+  return `${r.name}: ${ratioValueText(r)}x${unit}${goal}`
+}
+
+// Figures side by side, three spaces apart, as many to a line as fit in LINE_WIDTH.
+function packed (items, indent) {
+  const lines = []
+  for (const item of items) {
+    const last = lines.length - 1
+    if (last >= 0 && lines[last].length + 3 + item.length <= LINE_WIDTH) lines[last] += `   ${item}`
+    else lines.push(indent + item)
+  }
+  return lines
+}
+
+const listed = (names) => names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`
+const counted = (n, noun) => `${n} ${noun}${n === 1 ? '' : 's'}`
+
+module.exports = { SUMMARY_COLUMNS, renderProtocol, renderTable, renderRatios, renderBaselineReport, renderChart, renderResults, renderVerdict }

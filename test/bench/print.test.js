@@ -3,7 +3,7 @@
 // The benchmark's rendering: what a terminal and a CI summary show.
 
 const t = require('tap')
-const { renderTable, renderRatios, renderBaselineReport, renderChart } = require('../../bench/print/text')
+const { renderTable, renderRatios, renderBaselineReport, renderChart, renderVerdict } = require('../../bench/print/text')
 const { renderMarkdown } = require('../../bench/print/markdown')
 
 const summary = {
@@ -115,4 +115,42 @@ t.test('the protocol says where the run ran, and warns when the machine was busy
   const oneCore = renderProtocol({ mode: 'start', protocol, targets: { fixed: {} }, machine: { ...machine, loadAverage: 1.26 } })
   t.match(oneCore, '(load average 1.26 on 1 core)', 'one core, not "1 cores"')
   t.notMatch(quietSample, /warning/)
+})
+
+// The ratios above with what each divides, as a run has them.
+const withMetrics = (list) => list.map((r) => ({ ...r, metric: r.name.startsWith('cpu ') ? 'cpuMicrosPerRequest' : 'requestsPerSecond' }))
+
+// Rounds of slow, fast and fixed, each second's responses as given.
+function pacedRun ({ slow = [[200, 120, 90], [70, 60, 50]], fast = [[9000, 9500], [9400, 9600, 9300]], fixed = [[30000, 40000], [41000, 40500, 40800]] } = {}, extra = {}) {
+  const rounds = (target, [warmupPerSecond, perSecond], round = 1) => ({ target, round, requestsPerSecond: perSecond[0], warmupPerSecond, perSecond })
+  return {
+    protocol: { targets: ['slow', 'fast', 'fixed'] },
+    runs: [rounds('slow', slow), rounds('fast', fast), rounds('fixed', fixed), ...(extra.runs || [])],
+    ratios: extra.ratios || withMetrics(ratios),
+    failedChecks: extra.failedChecks || [],
+    failures: extra.failures || []
+  }
+}
+
+t.test('renderVerdict: how the variants fare as they run, whether the goals hold, then the figures', async (t) => {
+  const lines = renderVerdict(pacedRun({}, { ratios: withMetrics(ratios).map((r) => r.holds === false ? { ...r, goal: 1.35, holds: true } : r) })).split('\n')
+  t.equal(lines[0], 'slow falls as it runs. fast and fixed stay flat. Every goal holds.')
+  t.same(lines.slice(1), ['  fast/slow: 215x req/s   fixed/fast: 3.90x (goal >= 3)   cpu fixed/node-http: 1.31x (goal <= 1.35)'],
+    'the headline throughput, then each goal, as many to a line as fit in 100 characters')
+
+  const short = renderVerdict(pacedRun()).split('\n')
+  t.equal(short[0], 'slow falls as it runs. fast and fixed stay flat. cpu fixed/node-http falls short of its goal.')
+  t.same(short.slice(1), ['  fast/slow: 215x req/s   fixed/fast: 3.90x (goal >= 3)', '  cpu fixed/node-http: 1.31x (goal <= 1.25, short)'], 'a line full at 100 characters: the next')
+
+  const checks = renderVerdict(pacedRun({}, { ratios: [], failedChecks: ['fixed (round 1): 3 errors, expected none'] })).split('\n')
+  t.same(checks, ['slow falls as it runs. fast and fixed stay flat. 1 check fails.', '  - fixed (round 1): 3 errors, expected none'])
+  t.equal(renderVerdict(pacedRun({}, { ratios: [] })), 'slow falls as it runs. fast and fixed stay flat. Every check holds.', 'no goal among these targets')
+})
+
+t.test('renderVerdict: a target falls only when every round of it falls', async (t) => {
+  const busy = { target: 'fixed', round: 2, requestsPerSecond: 1, warmupPerSecond: [30000, 40000], perSecond: [41000, 9000, 8000] }
+  t.match(renderVerdict(pacedRun({}, { runs: [busy] })), /^slow falls as it runs\. fast and fixed stay flat\./, 'one round the machine disturbed')
+  const fixedFalls = renderVerdict(pacedRun({ fixed: [[40000, 40000], [30000, 9000, 8000]] }, { runs: [{ ...busy, warmupPerSecond: [40000, 41000] }] }))
+  t.match(fixedFalls, /^slow and fixed fall as they run\. fast stays flat\./, 'every round of it')
+  t.match(renderVerdict(pacedRun({ slow: [[], [40]] })), /^fast and fixed stay flat\./, 'a round of one second says nothing')
 })

@@ -26,7 +26,7 @@ t.test('fixed and fixed-304: a short run reports, writes JSON and Markdown, and 
   t.equal(code, 0, stderr)
   t.match(stdout, /Protocol \(ci\): fixed, fixed-304/)
   t.match(stdout, /round 1\/1 {2}fixed-304/)
-  t.match(stdout, /bench: every goal holds/)
+  t.match(stdout, /Every check holds\.$/m, 'the verdict: no goal divides these targets, and nothing failed')
 
   const result = JSON.parse(fs.readFileSync(json, 'utf8'))
   t.same(result.protocol, { targets: ['fixed', 'fixed-304'], connections: 10, warmup: 0.5, duration: 1, warmupRequests: 20, requests: 10, rounds: 1 })
