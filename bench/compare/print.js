@@ -10,6 +10,7 @@ const { textTable, markdownTable } = require('../print/table')
 const { COMPARED, intervalText } = require('./verdict')
 const { GATED } = require('../protocol/metrics')
 const { renderChangesMarkdown } = require('../print/instructions')
+const { wrapLine } = require('../../tooling/wrap-text')
 
 const short = (commit) => commit.slice(0, 10)
 
@@ -74,22 +75,77 @@ function readingNotes ({ alpha, alphaPerTarget, maxRegression, comparisons, inst
   ]
 }
 
+// The verdict in a terminal: a sentence first, then each target's change on lines of their own.
 function renderVerdict (result) {
-  if (result.failures.length > 0) return `bench:compare: REGRESSION\n${result.failures.map((f) => `  - ${f}`).join('\n')}`
+  const lines = verdictInWords(result)
+  const figures = result.instructions
+    ? changeLines('instructions per request', result.instructions.comparisons.map((c) => [c.target, c.change]))
+    : changeLines(GATED.name, result.comparisons.map((c) => [c.target, c.metrics[GATED.key].change]))
+  return [...lines, ...figures].join('\n')
+}
+
+function verdictInWords (result) {
+  if (result.failures.length > 0) {
+    const regressed = result.instructions ? result.instructions.comparisons : result.comparisons
+    const where = regressed.filter((c) => c.regressed).map((c) => c.target)
+    const what = result.instructions ? 'instructions' : 'CPU'
+    return [
+      wrapLine('', `REGRESSION: head costs more ${what} a request than base${where.length > 0 ? ` in ${listed(where)}` : ''}.`),
+      ...result.failures.map((failure) => wrapLine('  - ', failure))
+    ]
+  }
+  const allowance = signedPercent(result.maxRegression)
+  if (result.instructions) {
+    const changed = result.instructions.comparisons.filter((c) => !c.verdict.startsWith('within'))
+    if (changed.length === 0) return [`No regression: head counts the instructions base counts, within ${allowance.replace('+', '±')}.`]
+    return [wrapLine('', `No regression of ${allowance} in instructions. ${byVerdict(changed, INSTRUCTION_CHANGES)}`)]
+  }
+  const changed = result.comparisons.filter((c) => c.verdict !== 'no significant change')
+  if (changed.length === 0) return ['No regression: head costs what base costs.']
+  return [wrapLine('', `No regression beyond ${allowance}. ${byVerdict(changed, CPU_CHANGES)}`)]
+}
+
+// Per verdict, what a sentence says of the targets that got it.
+const CPU_CHANGES = [
+  [(v) => v === 'improvement', (names) => `head costs less than base in ${names}.`],
+  [(v) => v.startsWith('slower'), (names) => `head costs more in ${names}, within the allowance.`],
+  [(v) => v === 'cannot tell', (names) => `Too few rounds to tell in ${names}.`]
+]
+const INSTRUCTION_CHANGES = [
+  [(v) => v === 'cheaper', (names) => `head counts fewer than base in ${names}.`],
+  [(v) => v === 'cannot tell', (names) => `Too few rounds to tell in ${names}.`]
+]
+
+function byVerdict (changed, sentences) {
+  return sentences.map(([is, say]) => {
+    const names = changed.filter((c) => is(c.verdict)).map((c) => c.target)
+    return names.length > 0 ? say(listed(names)) : null
+  }).filter(Boolean).join(' ')
+}
+
+function changeLines (what, changes) {
+  return [wrapLine('  ', `${what}, head against base: ${changes.map(([target, change]) => `${target} ${signedPercent(change)}`).join(', ')}`, { indent: '    ' })]
+}
+
+const listed = (names) => names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`
+
+// The verdict as the Markdown summary heads it, and as CI posts it on a pull request.
+function markdownVerdict (result) {
+  if (result.failures.length > 0) return ['REGRESSION', ...result.failures.map((f) => `- ${f}`)]
   if (result.instructions) {
     const changed = result.instructions.comparisons.filter((c) => !c.verdict.startsWith('within'))
     const allowance = `${signedPercent(result.maxRegression)} in instructions per request`
-    if (changed.length === 0) return `bench:compare: no change of ${allowance.replace('+', '±')}`
-    return `bench:compare: no regression of ${allowance} (${changed.map((c) => `${c.target}: ${c.verdict}`).join('; ')})`
+    if (changed.length === 0) return [`no change of ${allowance.replace('+', '±')}`]
+    return [`no regression of ${allowance} (${changed.map((c) => `${c.target}: ${c.verdict}`).join('; ')})`]
   }
   const changed = result.comparisons.filter((c) => c.verdict !== 'no significant change')
-  if (changed.length === 0) return 'bench:compare: no significant change'
-  return `bench:compare: no regression beyond ${signedPercent(result.maxRegression)} (${changed.map((c) => `${c.target}: ${c.verdict}`).join('; ')})`
+  if (changed.length === 0) return ['no significant change']
+  return [`no regression beyond ${signedPercent(result.maxRegression)} (${changed.map((c) => `${c.target}: ${c.verdict}`).join('; ')})`]
 }
 
 function renderMarkdown (result) {
   const { base, head, protocol, machine } = result
-  const verdict = renderVerdict(result).split('\n')
+  const verdict = markdownVerdict(result)
   const table = markdownTable(COLUMNS, result.comparisons, {
     title: (col) => col.title.replace('->', '→'),
     cell: (col, c) => {
@@ -100,8 +156,8 @@ function renderMarkdown (result) {
   return [
     `### bench:compare: \`${short(base.commit)}\` (base) → \`${short(head.commit)}\`${head.dirty ? ' + uncommitted changes' : ''} (head)`,
     '',
-    `**${verdict[0].replace('bench:compare: ', '')}**`,
-    ...verdict.slice(1).map((line) => line.replace(/^ {2}- /, '- ')),
+    `**${verdict[0]}**`,
+    ...verdict.slice(1),
     '',
     ...(result.instructions
       ? ['#### Instructions per request (gated)', '', ...renderChangesMarkdown(result.instructions, cpuBySide(result)), '', '#### CPU per request (reported beside, not gated)', '']

@@ -153,7 +153,7 @@ t.test('two commits, one made slower: caught as a regression one way, an improve
   t.match(regression.stdout, `Base: ${fast.slice(0, 10)} (${fast}: as asked), checked out in a temporary worktree; dependencies: the same lockfile as the head: its node_modules reused`)
   t.match(regression.stdout, `Head: ${slower.slice(0, 10)} (the working tree, no uncommitted change)`)
   t.match(regression.stdout, /\nfixed +[\d.]+ -> [\d.,]+ .* REGRESSION\n/)
-  t.match(regression.stderr, /^bench:compare: REGRESSION\n {2}- fixed: CPU per request \+\d+\.\d %/)
+  t.match(regression.stderr, /^REGRESSION: head costs more CPU a request than base in fixed\.\n {2}- fixed: CPU per request \+\d+\.\d %/)
   t.match(fs.readFileSync(markdown, 'utf8'), /^### bench:compare: `\w{10}` \(base\) → `\w{10}` \(head\)\n\n\*\*REGRESSION\*\*\n- fixed: CPU per request/)
   const result = JSON.parse(fs.readFileSync(file('run.json'), 'utf8'))
   t.same([result.base.commit, result.head.commit, result.pairs.length], [fast, slower, 5], 'the JSON: both commits, every round')
@@ -171,7 +171,7 @@ t.test('two commits, one made slower: caught as a regression one way, an improve
   const improvement = await compareIn(dir, ['--base', slower, ...SHORT])
   t.equal(improvement.code, 0, improvement.stderr)
   t.match(improvement.stdout, /\nfixed +[\d.,]+ -> [\d.]+ .* improvement\n/)
-  t.match(improvement.stdout, /\nbench:compare: no regression beyond \+5\.0 % \(fixed: improvement\)\n$/)
+  t.match(improvement.stdout, /\nNo regression beyond \+5\.0 %\. head costs less than base in fixed\.\n {2}CPU per request, head against base: fixed -\d+\.\d %\n$/)
 })
 
 t.test('a comparison that crashes (its stdout closed) still removes the base\'s worktree', async (t) => {
