@@ -7,6 +7,7 @@
 const { checkConditionalGet, CannotCheckError } = require('./conditional-get')
 const { spawnServer } = require('../tooling/spawn-server')
 const { runAsProcess, parseCommandLine, UsageError } = require('../tooling/command')
+const { wrapLine } = require('../tooling/wrap-text')
 
 const USAGE = `Usage: npm run check:curl -- [--json] [--missing-url URL] [URL]
 
@@ -32,9 +33,11 @@ async function main (argv, { stdout, stderr }) {
     if (options.json) {
       stdout.write(JSON.stringify({ url, missingUrl, checks, passed, failed, skipped }, null, 2) + '\n')
     } else {
-      stdout.write(`Conditional GET checks with curl against ${url}${server ? ' (node fixed, started for this run)' : ''}\n`)
-      stdout.write(`A missing resource, where If-None-Match: * must not match: ${missingUrl}\n\n`)
+      stdout.write(`Conditional GET checked with curl at ${url}${server ? ' (node fixed, started for this run)' : ''}\n`)
+      stdout.write(`A missing resource for the * check: ${missingUrl}\n\n`)
       stdout.write(checks.map(renderCheck).join('\n') + '\n\n')
+      // The verdict first; the counts last, in the form CI greps for.
+      stdout.write(renderVerdict(checks) + '\n')
       stdout.write(`${passed} passed, ${failed} failed, ${skipped} skipped\n`)
     }
     return failed === 0 ? 0 : 1
@@ -67,12 +70,22 @@ function isHttpUrl (text) {
   return /^https?:\/\//.test(text)
 }
 
+// What was sent and what came back on lines of their own, whole (a 200 with its tag runs to 108
+// characters); a rule or a note, broken at about 100.
 function renderCheck ({ outcome, name, sent, received, broken, note }) {
   const lines = [`${outcome.toUpperCase().padEnd(4)}  ${name}`]
-  if (outcome !== 'skip') lines.push(`      sent ${sent}; got ${received}`)
-  for (const rule of broken) lines.push(`      broken: ${rule}`)
-  if (note) lines.push(`      (${note})`)
+  if (outcome !== 'skip') lines.push(`      sent ${sent}`, `      got ${received}`)
+  for (const rule of broken) lines.push(wrapLine('      broken: ', rule))
+  if (note) lines.push(wrapLine('      (', `${note})`))
   return lines.join('\n')
+}
+
+// Which of RFC 9110's sections the server breaks, by the § numbers its failed checks name.
+function renderVerdict (checks) {
+  const sections = [...new Set(checks.flatMap((check) => check.broken).flatMap((rule) => rule.split(':')[0].match(/§[\d.]+\d/g) || []))]
+  if (sections.length === 0) return 'The server answers conditional GET as RFC 9110 says.'
+  const listed = sections.length === 1 ? sections[0] : `${sections.slice(0, -1).join(', ')} and ${sections[sections.length - 1]}`
+  return wrapLine('', `The server breaks RFC 9110 ${listed}: each FAIL above says how.`)
 }
 
 function count (checks) {

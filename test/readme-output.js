@@ -32,10 +32,13 @@ function readmeOutput (step, command, readme = readText(path.join(ROOT, 'README.
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
-// What moves from run to run, in the order it is replaced: a random id
-// (a tag, a folder's suffix: letters and digits mixed, eight or more), a
-// number (with its thousands separators and decimals), a bar of # and .,
-// and the width of the space between columns.
+// What moves from run to run, in the order it is replaced: a quoted
+// entity-tag's opaque part (eight characters or more: one run's may hold
+// no digit, which the next rule needs), a random id (a folder's suffix:
+// letters and digits mixed, eight or more), a number (with its thousands
+// separators and decimals), a bar of # and ., and the width of the space
+// between columns.
+const QUOTED_TAG = /(?<=")[\x21\x23-\x7E]{8,}(?=")/g
 const RANDOM_ID = /(?<![\w-])(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{8,}/g
 const NUMBER = /\d[\d,]*(?:\.\d+)?/g
 const BAR = /[#.]{4,}/g
@@ -55,6 +58,7 @@ function shapeOf (line, vary = []) {
       if (text.includes(phrase)) text = text.split(phrase).join(slot(`(?:${set.map(escape).join('|')})`))
     }
   }
+  text = text.replace(QUOTED_TAG, () => slot('[\\x21\\x23-\\x7E]+'))
   text = text.replace(RANDOM_ID, () => slot('[A-Za-z0-9_-]+'))
   text = text.replace(BAR, () => slot('[#.]+'))
   text = text.replace(NUMBER, () => slot('\\d[\\d,]*(?:\\.\\d+)?'))

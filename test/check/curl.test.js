@@ -8,7 +8,12 @@
 // server that breaks on one line is what the suite is there to catch.
 
 const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
 const http = require('node:http')
+const { promisify } = require('node:util')
+const { execFile } = require('node:child_process')
 const { startChildProcess } = require('../servers')
 const {
   CHECKS, PRECEDENCE_MATCH, PRECEDENCE_MISMATCH, IF_NONE_MATCH_CHECKS, NOT_MODIFIED_CHECKS, WITHOUT_LAST_MODIFIED,
@@ -18,6 +23,21 @@ const { urlOf } = require('../../core/launch')
 const { spawnServer } = require('../../tooling/spawn-server')
 const servers = require('./fixtures/conditional-get-servers')
 const { SEED_PATH } = require('../../core/seed-contract')
+const { ROOT } = require('../../tooling/repo')
+const { readText } = require('../read-text')
+const { readmeOutput, unmatchedLine } = require('../readme-output')
+
+const execFileAsync = promisify(execFile)
+// Where step 7 of the README has the participant's `node fixed` listen; the test's fixed is elsewhere.
+const README_URL = 'http://127.0.0.1:3000/seed/v1'
+
+// The line of a ```sh block in step `step` of the README that starts with `command`.
+function readmeCommand (step, command) {
+  const section = readText(path.join(ROOT, 'README.md')).split(new RegExp(`^### ${step}\\. `, 'm'))[1].split(/^##+ /m)[0]
+  const line = section.split('\n').find((l) => l.startsWith(command))
+  if (!line) throw new Error(`step ${step} of the README has no command starting with \`${command}\``)
+  return line
+}
 
 // About 28 check:curl runs, each a child node and up to 16 curls: under
 // coverage on a busy machine that comes near tap's default 30 s for a file
@@ -39,14 +59,27 @@ t.test('fixed passes every check; the If-Modified-Since checks are skipped, not 
   t.equal(code, 0, 'exit 0')
   t.same(outcomes, expected({ skipped: WITHOUT_LAST_MODIFIED }))
 
-  t.test('the lines a person reads: PASS, FAIL or SKIP, what was sent and what came back', async (t) => {
+  t.test('the lines a person reads: PASS, FAIL or SKIP, what was sent and what came back, the verdict', async (t) => {
     const { code, stdout } = await checkCurl(url)
     t.equal(code, 0, stdout)
-    t.match(stdout, /^PASS {2}If-None-Match with the tag in its other strength\n {6}sent GET with If-None-Match: W\/"[^"]+"; got 304, ETag: "[^"]+", Cache-Control: public, max-age=120, no content$/m)
+    t.match(stdout, /^PASS {2}If-None-Match with the tag in its other strength\n {6}sent GET with If-None-Match: W\/"[^"]+"\n {6}got 304, ETag: "[^"]+", Cache-Control: public, max-age=120, no content$/m)
     t.match(stdout, /^SKIP {2}If-Modified-Since with the Last-Modified date\n {6}\(the 200 has no Last-Modified: nothing to check If-Modified-Since against\)$/m)
-    t.match(stdout, /^A missing resource, where If-None-Match: \* must not match: http:\/\/127\.0\.0\.1:\d+\/seed\/checker-missing-[0-9a-f]{12}$/m)
-    t.match(stdout, /^PASS {2}If-None-Match: \* on a missing resource\n {6}sent GET http:\/\/127\.0\.0\.1:\d+\/seed\/checker-missing-[0-9a-f]{12} with If-None-Match: \*; got 404, /m)
-    t.match(stdout, /\n10 passed, 0 failed, 5 skipped\n$/)
+    t.match(stdout, /^A missing resource for the \* check: http:\/\/127\.0\.0\.1:\d+\/seed\/checker-missing-[0-9a-f]{12}$/m)
+    t.match(stdout, /^PASS {2}If-None-Match: \* on a missing resource\n {6}sent GET http:\/\/127\.0\.0\.1:\d+\/seed\/checker-missing-[0-9a-f]{12} with If-None-Match: \*\n {6}got 404, /m)
+    // The verdict first, then the counts last, in the form CI greps for (ci.yml).
+    t.match(stdout, /\n\nThe server answers conditional GET as RFC 9110 says\.\n10 passed, 0 failed, 5 skipped\n$/)
+    // A 200's got line, with its tag, Cache-Control and size, is the longest: 108 characters.
+    for (const line of stdout.split('\n')) t.ok(line.length <= 110, `at most about 100 characters: ${line}`)
+  })
+
+  t.test("the README's curl commands of step 7 show what this fixed answers", async (t) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-curl-'))
+    t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+    for (const command of ['curl -sI --etag-save', 'curl -si --etag-compare']) {
+      const words = readmeCommand('7', command).split(/\s+/).slice(1).map((word) => word.replace(README_URL, url))
+      const { stdout } = await execFileAsync('curl', words, { cwd: dir, encoding: 'latin1' })
+      t.equal(unmatchedLine(readmeOutput('7', command), stdout), null, `the README's block after \`${command}\` is this run's, by shape`)
+    }
   })
 })
 
@@ -54,6 +87,7 @@ t.test('without a URL it starts fixed itself, and stops it', { skip: curlMissing
   const { code, stdout } = await checkCurl()
   t.equal(code, 0, stdout)
   t.match(stdout, /\(node fixed, started for this run\)/)
+  t.equal(unmatchedLine(readmeOutput('7', 'npm run check:curl'), stdout), null, 'the README shows this run\'s lines, by shape')
 })
 
 t.test('express 5 (weak ETags, fresh) passes', { skip: curlMissing }, async (t) => {

@@ -45,6 +45,8 @@ t.test('unmatchedLine: figures, ids, bars and widths move; words and order do no
   t.equal(unmatchedLine(shown, other.split('\n').reverse().join('\n')), shown[1], 'lines out of order fail')
   t.equal(unmatchedLine(shown, other.replace(/^CPU.*$/m, '')), shown[1], 'a missing line fails')
   t.equal(unmatchedLine(['got 304, ETag: "MpVLI4dS40cLnQoc.mxdsj5wd"'], 'got 304, ETag: "X1b2C3d4E5f6G7h8.mxa1b2c3"'), null, 'a tag is an id')
+  t.equal(unmatchedLine(['ETag: "Jd09XzRkfpud4pHb.mxdstjua"'], 'ETag: "m_-MhWRaEjcmxdsu.mxdsugdp"'), null, 'a tag with no digit too')
+  t.equal(unmatchedLine(['ETag: "Jd09XzRkfpud4pHb.mxdstjua"'], 'ETag: Jd09XzRkfpud4pHb.mxdstjua'), 'ETag: "Jd09XzRkfpud4pHb.mxdstjua"', 'but not one unquoted')
   t.equal(unmatchedLine(['Doctor: slow: the event-loop delay is flagged.'], 'Doctor: slow: no delay flagged.',
     { vary: [['the event-loop delay is flagged', 'no delay flagged']] }), null, 'a verdict the CPU moves, where the test allows it')
   t.equal(unmatchedLine(['Doctor: slow: the event-loop delay is flagged.'], 'Doctor: slow: no delay flagged.'),
