@@ -134,7 +134,7 @@ const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.
 // Otava's merge: the points the split found at ten times the threshold, each
 // tested again between its neighbours; while the weakest does not stand at
 // the threshold, it is dropped (a weak point, if its p is still under the
-// split's threshold) and the rest tested again, since its neighbours' sides
+// split's threshold and its change not under `minMagnitude`) and the rest tested again, since its neighbours' sides
 // grew. Then the smallest change under `minMagnitude` is dropped, and so on.
 // A split found early, of a part mixing levels, may not hold once the parts
 // beside it are cut; and a first split of a regression and its fix, whose
@@ -153,7 +153,9 @@ function merge (values, found, { threshold, splitThreshold, minMagnitude, leastV
     const weakest = points.reduce((worst, point) => point.probability > worst.probability ? point : worst)
     if (weakest.probability > threshold) {
       points.splice(points.indexOf(weakest), 1)
-      if (weakest.probability <= splitThreshold) weak.push(weakest)
+      // A weak point is one to measure again: not one smaller than any
+      // change that counts, which no confirmation could ever pass.
+      if (weakest.probability <= splitThreshold && weakest.magnitude >= minMagnitude) weak.push(weakest)
       continue
     }
     const smallest = points.reduce((least, point) => point.magnitude < least.magnitude ? point : least)

@@ -208,6 +208,18 @@ t.test('weak change points: exactly the ones the merge dropped, each at p betwee
   t.equal(notDropped, 0, 'each one found by the split, and not kept')
 })
 
+// A weak point asks to be measured again: one smaller than the smallest
+// magnitude never could be confirmed (a meter's flat series once showed a
+// -0.022 % weak point under the report's 0.05 %).
+t.test('no weak point smaller than the smallest magnitude', async (t) => {
+  const series = [...generateSeries({ kind: 'three-levels', noise: 'wall', seed: 7272, count: 100 })]
+  const withWeak = series.map(({ values }) => values).find((values) => detectChangePoints(values).weak.length > 0)
+  const [weakest] = detectChangePoints(withWeak).weak
+  const { weak } = detectChangePoints(withWeak, { minMagnitude: weakest.magnitude * 1.01 })
+  t.notOk(weak.some((point) => point.magnitude < weakest.magnitude * 1.01), `none under ${(weakest.magnitude * 101).toFixed(2)} %`)
+  t.same(detectChangePoints(withWeak, { minMagnitude: weakest.magnitude * 0.99 }).weak.map((point) => point.index).includes(weakest.index), true, 'and it stays over it')
+})
+
 t.test('two sides with no variance: p a reader believes, and one under 1e-300 printed as such', async (t) => {
   // The pooled variance is floored at a rounding error's over the series'
   // smallest step: [1, 1, 2, 2] gives p = 0.074, not 0.
