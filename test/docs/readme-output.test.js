@@ -5,6 +5,9 @@
 // missing or lines out of order fail.
 
 const t = require('tap')
+const path = require('node:path')
+const { ROOT } = require('../../tooling/repo')
+const { readText } = require('../read-text')
 const { readmeOutput, unmatchedLine } = require('../readme-output')
 
 const README = [
@@ -51,4 +54,19 @@ t.test('unmatchedLine: figures, ids, bars and widths move; words and order do no
     { vary: [['the event-loop delay is flagged', 'no delay flagged']] }), null, 'a verdict the CPU moves, where the test allows it')
   t.equal(unmatchedLine(['Doctor: slow: the event-loop delay is flagged.'], 'Doctor: slow: no delay flagged.'),
     'Doctor: slow: the event-loop delay is flagged.', 'and only there')
+})
+
+// Issue 71's rule for the README itself: every workshop step shows what a
+// participant sees, an output block or a picture, and no block elides a
+// line with an ellipsis (a bar of # and . is the event-loop table's own).
+t.test('every README step shows its output, none of it elided', async (t) => {
+  const readme = readText(path.join(ROOT, 'README.md'))
+  const steps = readme.split(/^### /m).slice(1).filter((section) => /^\d+\. /.test(section))
+  t.equal(steps.length, 8, 'eight steps')
+  for (const section of steps) {
+    const title = section.split('\n')[0]
+    const blocks = [...section.matchAll(/^```text\n([^]*?)^```$/gm)].map((match) => match[1])
+    t.ok(blocks.length > 0 || /^!\[/m.test(section), `${title}: an output block or a picture`)
+    for (const block of blocks) t.notMatch(block, /…|(?:^|\s)\.\.\.(?:\s|$)/m, `${title}: no line elided`)
+  }
 })
