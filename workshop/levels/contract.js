@@ -68,4 +68,4 @@ function shapeProblems (text) {
   ].filter(Boolean)
 }
 
-module.exports = { title, usage, readme, failing, held, check: checkContract, checkContract }
+module.exports = { title, usage, readme, failing, held, check: checkContract, checkContract, shapeProblems }

@@ -4,9 +4,9 @@
 
 const http = require('node:http')
 
-function get (url, { method = 'GET', agent = false } = {}) {
+function get (url, { method = 'GET', agent = false, headers = {} } = {}) {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent }, (res) => {
+    const req = http.request(url, { method, agent, headers }, (res) => {
       const chunks = []
       res.on('data', (chunk) => chunks.push(chunk))
       res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }))
@@ -17,12 +17,12 @@ function get (url, { method = 'GET', agent = false } = {}) {
 }
 
 // `count` requests, `concurrency` at a time over `agent`; rejects on a connection error.
-async function sendRequests (url, count, { agent, concurrency }) {
+async function sendRequests (url, count, { agent, concurrency, headers }) {
   let started = 0
   async function client () {
     while (started < count) {
       started++
-      await get(url, { agent })
+      await get(url, { agent, headers })
     }
   }
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, client))

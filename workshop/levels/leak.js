@@ -6,6 +6,7 @@
 const http = require('node:http')
 const { SEED_PATH } = require('../../core/seed-contract')
 const { sendRequests } = require('./http')
+const { formatMicros } = require('./micros')
 
 const title = 'Level 1: the leak is gone'
 const usage = [
@@ -219,10 +220,6 @@ function describePerRequest (growth, requests) {
   const share = growth / requests
   if (Math.abs(share - 1) < 0.05) return 'one per request'
   return `${share.toFixed(2)} per request`
-}
-
-function formatMicros (micros) {
-  return micros >= 1000 ? `${Math.round(micros).toLocaleString('en-US')} µs` : `${micros.toPrecision(3)} µs`
 }
 
 module.exports = { title, usage, readme, failing, held, check: checkLeak, checkLeak, LEAK_PROTOCOL, FLAT_CPU_GROWTH }
