@@ -27,12 +27,29 @@ const AS_SLOW_AS_SLOW = 0.5
 const YOURS = 'yours'
 const BESIDE = targetsIn('speed')
 const [SHARE_FROM, SHARE_TO] = targetsIn('speedBetween')
+// What yours is placed beside and between: the catalogue's targets `beside` (and `line`, their order in verify's
+// figures), from `from` (0) to `to` (1), `slow` the one "about as slow as" names (or null), each as `labels` says it.
+// The leak's are fixed/ to fast/, with slow/ beside them; another exercise names its story's (exerciseSides).
+const LEAK_SIDES = {
+  beside: BESIDE,
+  line: targetsIn('speedLine'),
+  from: SHARE_FROM,
+  to: SHARE_TO,
+  slow: 'slow',
+  labels: { from: 'fixed/', to: 'fast/', slow: 'slow/' }
+}
+
+// An exercise's story: yours placed from its fixed server (0) to its slow one (1), "about as fast as" either.
+function exerciseSides ({ fixed, slow }) {
+  return { beside: [fixed, slow], line: [slow, fixed], from: fixed, to: slow, slow: null, labels: { from: fixed, to: slow, slow: null } }
+}
 
 // Yours beside slow, fast and fixed: by time in rounds until placed (speedDecided), then by counts once (slow,
 // and yours when `leaking`): slow costs far more than the others, so one round places it.
-async function compareSpeed (entry, { name = YOURS, leaking = false, protocol = SPEED_PROTOCOL, onRun = () => {}, measureSides = measureSideBySide } = {}) {
-  const definitions = { ...Object.fromEntries(BESIDE.map((name) => [name, TARGETS[name]])), [YOURS]: { entry, leaking } }
-  const names = [YOURS, ...BESIDE]
+// `yours` adds to your server's definition what its story's servers are run with (headers, env).
+async function compareSpeed (entry, { name = YOURS, leaking = false, protocol = SPEED_PROTOCOL, onRun = () => {}, measureSides = measureSideBySide, sides = LEAK_SIDES, yours = {} } = {}) {
+  const definitions = { ...Object.fromEntries(sides.beside.map((name) => [name, TARGETS[name]])), [YOURS]: { ...yours, entry, leaking } }
+  const names = [YOURS, ...sides.beside]
   const timed = names.filter((name) => !definitions[name].leaking)
   const counted = names.filter((name) => definitions[name].leaking)
   const side = (name) => ({ ...definitions[name], name, label: `verify-${name}` })
@@ -49,10 +66,10 @@ async function compareSpeed (entry, { name = YOURS, leaking = false, protocol = 
     protocol,
     more: !leaking,
     measureRound: (group, roundNumber) => measure(group, roundNumber, 'time'),
-    decided: () => speedDecided(runs)
+    decided: () => speedDecided(runs, { sides })
   })
   if (counted.length > 0) await measure(counted, 1, 'count')
-  return { protocol: { ...protocol, rounds, targets: names }, runs, ...judgeSpeed(runs, { name }) }
+  return { protocol: { ...protocol, rounds, targets: names }, runs, ...judgeSpeed(runs, { name, sides }) }
 }
 
 async function measureRounds (names, { protocol, more = true, measureRound, decided }) {
@@ -67,22 +84,22 @@ async function measureRounds (names, { protocol, more = true, measureRound, deci
   return rounds
 }
 
-function judgeSpeed (runs, { alpha = SPEED_ALPHA, name = YOURS } = {}) {
-  const summaries = summarizeTargets(runs, [YOURS, ...BESIDE])
-  const comparisons = speedComparisons(runs, { alpha })
-  const between = speedBetween(runs, { alpha })
-  return { summaries, comparisons, between, verdict: speedVerdict(comparisons, between, { alpha, name }) }
+function judgeSpeed (runs, { alpha = SPEED_ALPHA, name = YOURS, sides = LEAK_SIDES } = {}) {
+  const summaries = summarizeTargets(runs, [YOURS, ...sides.beside])
+  const comparisons = speedComparisons(runs, { alpha, sides })
+  const between = speedBetween(runs, { alpha, sides })
+  return { summaries, comparisons, between, verdict: speedVerdict(comparisons, between, { alpha, name, sides }) }
 }
 
-function speedDecided (runs, { alpha = SPEED_ALPHA } = {}) {
-  const category = placeYours(speedComparisons(runs, { alpha }), speedBetween(runs, { alpha }), { alpha })
+function speedDecided (runs, { alpha = SPEED_ALPHA, sides = LEAK_SIDES } = {}) {
+  const category = placeYours(roles(speedComparisons(runs, { alpha, sides }), sides), speedBetween(runs, { alpha, sides }), { alpha })
   return !ABSTAINING.includes(category)
 }
 
 // Yours against each variant: rounds measured together judged as bench:compare judges a pair; measured apart,
 // the ratio of medians, with no interval or p-values.
-function speedComparisons (runs, { alpha = SPEED_ALPHA } = {}) {
-  return Object.fromEntries(BESIDE.map((variant) => [variant, compareTargets(runs, YOURS, variant, { alpha })]))
+function speedComparisons (runs, { alpha = SPEED_ALPHA, sides = LEAK_SIDES } = {}) {
+  return Object.fromEntries(sides.beside.map((variant) => [variant, compareTargets(runs, YOURS, variant, { alpha })]))
 }
 
 function compareTargets (runs, of, over, { alpha }) {
@@ -103,57 +120,65 @@ function compareTargets (runs, of, over, { alpha }) {
   return { ratio: cpu(ofRuns) / cpu(overRuns), interval: null, pWorse: null, pBetter: null, rounds: 0 }
 }
 
-function speedBetween (runs, { alpha = SPEED_ALPHA } = {}) {
+// The comparisons by the role placeYours reads them in: fixed (0), fast (1) and slow.
+function roles (comparisons, sides) {
+  return { fixed: comparisons[sides.from], fast: comparisons[sides.to], slow: sides.slow === null ? null : comparisons[sides.slow] }
+}
+
+function speedBetween (runs, { alpha = SPEED_ALPHA, sides = LEAK_SIDES } = {}) {
   const timed = (target) => new Map(runs.filter((run) => run.target === target && run.by === 'time').map((run) => [run.round, run.cpuMicrosPerRequest]))
-  const [yours, fixed, fast] = [YOURS, SHARE_FROM, SHARE_TO].map(timed)
+  const [yours, fixed, fast] = [YOURS, sides.from, sides.to].map(timed)
   const rounds = [...yours.keys()].filter((round) => fast.has(round) && fixed.has(round))
   if (rounds.length < 2) return null
   const cpu = (byRound) => rounds.map((round) => byRound.get(round))
   return {
     ...shareBetween({ fixed: cpu(fixed), fast: cpu(fast), yours: cpu(yours) }, { alpha }),
-    fastOverFixed: compareTargets(runs, SHARE_TO, SHARE_FROM, { alpha })
+    fastOverFixed: compareTargets(runs, sides.to, sides.from, { alpha })
   }
 }
 
 // On CPU per request, not req/s: on a laptop the load generator shares, it is what the server alone decides.
 // Resolves to { sentence, again, figures }: the place in a sentence a participant reads aloud, whether it asks for
 // another run, and the figures behind it, a line each. Each verdict and its order: docs/verify.md, "The speed verdict".
-function speedVerdict (comparisons, between, { alpha = SPEED_ALPHA, name = YOURS } = {}) {
-  const { fixed, fast } = comparisons
-  const category = placeYours(comparisons, between, { alpha })
-  const sentence = SPEED_SENTENCES[category](name)
+function speedVerdict (comparisons, between, { alpha = SPEED_ALPHA, name = YOURS, sides = LEAK_SIDES } = {}) {
+  const placed = roles(comparisons, sides)
+  const { fixed, fast } = placed
+  const { labels } = sides
+  const category = placeYours(placed, between, { alpha })
+  const sentence = SPEED_SENTENCES[category](name, labels)
   const again = ABSTAINING.includes(category)
-  const againstFixed = `${name} costs ${round(fixed.ratio)} times fixed/'s CPU per request${intervalText(fixed)}.`
+  const againstFixed = `${name} costs ${round(fixed.ratio)} times ${labels.from}'s CPU per request${intervalText(fixed)}.`
   switch (category) {
     case 'not measured': return { sentence, again, figures: [] }
     case 'faster': {
       const less = (ratio) => Math.round((1 - ratio) * 100)
       const interval = fixed.interval ? ` (${less(fixed.interval[1])} to ${less(fixed.interval[0])} %)` : ''
-      return { sentence, again, figures: [`${name} uses ${less(fixed.ratio)} % less CPU per request than fixed/${interval}.`] }
+      return { sentence, again, figures: [`${name} uses ${less(fixed.ratio)} % less CPU per request than ${labels.from}${interval}.`] }
     }
     case 'cannot tell': {
       const gap = between.fastOverFixed
-      return { sentence, again, figures: [againstFixed, `fast/ costs ${round(gap.ratio)} times fixed/'s CPU per request${intervalText(gap)}.`] }
+      return { sentence, again, figures: [againstFixed, `${labels.to} costs ${round(gap.ratio)} times ${labels.from}'s CPU per request${intervalText(gap)}.`] }
     }
     case 'as slow':
-    case 'slower': return { sentence, again, figures: [`${name} costs ${round(fast.ratio)} times fast/'s CPU per request.`] }
+    case 'slower': return { sentence, again, figures: [`${name} costs ${round(fast.ratio)} times ${labels.to}'s CPU per request.`] }
     default: return { sentence, again, figures: [againstFixed] }
   }
 }
 
 // What verify says of yours, a sentence a place (placeYours). Where the rounds place nothing, it says so and asks
-// for another run (ABSTAINING): on a machine busier than the difference is large, rather than guess.
+// for another run (ABSTAINING): on a machine busier than the difference is large, rather than guess. `labels` name
+// the sides (LEAK_SIDES' by default).
 const SPEED_SENTENCES = {
   'not measured': (name) => `${name} could not be measured: a server answered nothing.`,
-  faster: (name) => `${name} is faster than fixed/.`,
-  'as fixed': (name) => `${name} is about as fast as fixed/.`,
-  between: (name) => `${name} is between fixed/ and fast/.`,
-  'as fast': (name) => `${name} is about as fast as fast/.`,
-  'as slow': (name) => `${name} is about as slow as slow/.`,
-  slower: (name) => `${name} is slower than fast/.`,
-  'cannot tell': (name) => `This run could not tell fast/ from fixed/, so it cannot place ${name} between them.`,
-  costlier: (name) => `${name} costs more than fixed/, but this run could not place it against fast/.`,
-  'not told apart': (name) => `This run could not tell ${name} from fixed/.`
+  faster: (name, { from } = LEAK_SIDES.labels) => `${name} is faster than ${from}.`,
+  'as fixed': (name, { from } = LEAK_SIDES.labels) => `${name} is about as fast as ${from}.`,
+  between: (name, { from, to } = LEAK_SIDES.labels) => `${name} is between ${from} and ${to}.`,
+  'as fast': (name, { to } = LEAK_SIDES.labels) => `${name} is about as fast as ${to}.`,
+  'as slow': (name, { slow } = LEAK_SIDES.labels) => `${name} is about as slow as ${slow}.`,
+  slower: (name, { to } = LEAK_SIDES.labels) => `${name} is slower than ${to}.`,
+  'cannot tell': (name, { from, to } = LEAK_SIDES.labels) => `This run could not tell ${to} from ${from}, so it cannot place ${name} between them.`,
+  costlier: (name, { from, to } = LEAK_SIDES.labels) => `${name} costs more than ${from}, but this run could not place it against ${to}.`,
+  'not told apart': (name, { from } = LEAK_SIDES.labels) => `This run could not tell ${name} from ${from}.`
 }
 const ABSTAINING = ['cannot tell', 'costlier', 'not told apart']
 const RUN_IT_AGAIN = 'Run verify again with less running beside it.'
@@ -183,7 +208,7 @@ function placeByRatios ({ fixed, fast, slow }) {
 }
 
 function slowerThanFast ({ slow }) {
-  return measured(slow) && slow.ratio >= AS_SLOW_AS_SLOW ? 'as slow' : 'slower'
+  return slow && measured(slow) && slow.ratio >= AS_SLOW_AS_SLOW ? 'as slow' : 'slower'
 }
 
 const measured = (c) => c && Number.isFinite(c.ratio) && c.ratio > 0
@@ -197,4 +222,4 @@ function shareText (share) {
   return share.toFixed(2)
 }
 
-module.exports = { compareSpeed, measureRounds, judgeSpeed, speedComparisons, speedBetween, speedVerdict, speedDecided, intervalText, shareText, SPEED_SENTENCES, RUN_IT_AGAIN, SPEED_PROTOCOL, SPEED_ALPHA, FIXED_SHARE, FAST_SHARES, YOURS, BESIDE }
+module.exports = { compareSpeed, measureRounds, judgeSpeed, speedComparisons, speedBetween, speedVerdict, speedDecided, intervalText, shareText, SPEED_SENTENCES, RUN_IT_AGAIN, SPEED_PROTOCOL, SPEED_ALPHA, FIXED_SHARE, FAST_SHARES, YOURS, BESIDE, LEAK_SIDES, exerciseSides }
