@@ -11,8 +11,9 @@ const { runAsProcess, parseCommandLine, numberOption, UsageError } = require('..
 const { resolveServerPath } = require('../tooling/server-path')
 const { startTarget } = require('../tooling/target-process')
 const { LEVELS, levelName, describeLevels } = require('./levels')
-const { compareSpeed, intervalText, shareText, RUN_IT_AGAIN, SPEED_PROTOCOL, SPEED_ALPHA, YOURS } = require('./speed')
-const { targetsIn } = require('../tooling/targets')
+const { EXERCISES, exerciseOf } = require('./exercises')
+const { compareSpeed, intervalText, shareText, RUN_IT_AGAIN, SPEED_PROTOCOL, SPEED_ALPHA, YOURS, LEAK_SIDES, exerciseSides } = require('./speed')
+const { TARGETS } = require('../tooling/targets')
 const { round } = require('../tooling/number-text')
 const { wrapLine, LINE_WIDTH } = require('../tooling/wrap-text')
 const { terminalProgress, NO_PROGRESS } = require('../bench/print/progress')
@@ -29,13 +30,14 @@ ${describeLevels()}
             not place yours), and slow; a verdict in words: where yours
             sits between fixed/ and fast/, with the range the rounds allow
             (40 to 90 s): after every level only, unless --speed
+${describeOtherExercises()}
 Each check is ✓, ✗ (with what was sent, what came back and a hint) or
 – (could not be checked on this server).
 
 Options:
   --level N   check the contract and levels 1 to N only, exit 0 when they
-              hold (default ${TOP_LEVEL}, every level); below ${TOP_LEVEL} the speed is
-              not measured
+              hold (default ${TOP_LEVEL}, every level${EXERCISES.slice(1).map((e) => `; a ${e.name} copy's, ${e.levels.length - 1}`).join('')}); below
+              the top level the speed is not measured
   --speed     measure the speed after a lower --level too
   --no-speed  skip the speed comparison
   --watch     check again whenever a file in PATH's folder is saved (the
@@ -47,24 +49,29 @@ not start, 2 bad arguments.
 // Resolves to { code, passed: [contract, level 1, ...] (true, false, or null when not reached) }. Tests shorten
 // the runs with `leakProtocol` and `speedProtocol`, preload through `nodeArgs`, and may stand in for the speed's
 // servers with `measureSides` (compareSpeed).
-async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped = '(--no-speed).', print = console.log, leakProtocol, speedProtocol = SPEED_PROTOCOL, measureSides, nodeArgs = [], progress = NO_PROGRESS } = {}) {
+// The exercise is the copy's own (exercises.js): its levels, its server's settings and what its speed is placed beside.
+async function verify (server, { level, speed = true, speedSkipped = '(--no-speed).', print = console.log, leakProtocol, levelProtocols = {}, speedProtocol = SPEED_PROTOCOL, measureSides, nodeArgs = [], progress = NO_PROGRESS } = {}) {
   const { entry, name } = resolveServerPath(server)
-  print(`Verifying ${name}: node ${name}, started on a free port of 127.0.0.1 (Node ${process.version})`)
+  const exercise = exerciseOf(entry)
+  const levels = exercise.levels
+  level ??= levels.length - 1
+  const exerciseText = exercise === EXERCISES[0] ? '' : `, the ${exercise.name} exercise`
+  print(`Verifying ${name}${exerciseText}: node ${name}, started on a free port of 127.0.0.1 (Node ${process.version})`)
   let target
   try {
-    target = await startTarget(entry, { seed: 'verify', nodeArgs })
+    target = await startTarget(entry, { seed: 'verify', env: exercise.env, nodeArgs: [...(exercise.nodeArgs ?? []), ...nodeArgs] })
   } catch (err) {
     print(`\n${mark(false)} ${name} starts and listens on PORT\n      seen: ${indent(err.message)}\n      hint: run \`node ${name}\` to see the error`)
     print(`\n${name} did not start, so no level was checked.`)
-    return { code: 1, passed: LEVELS.map(() => false) }
+    return { code: 1, passed: levels.map(() => false) }
   }
   const passed = []
   let leaking = false
   try {
     // Levels above the one asked for are not run: a participant on level 1 has nothing to fix there yet.
-    for (const [index, { title, check: checkLevel }] of LEVELS.slice(0, level + 1).entries()) {
+    for (const [index, { title, check: checkLevel }] of levels.slice(0, level + 1).entries()) {
       print(`\n${title}`)
-      const result = await checkLevel(target, { protocol: leakProtocol })
+      const result = await checkLevel(target, { protocol: index === 1 && exercise === EXERCISES[0] ? leakProtocol : levelProtocols[index], entry })
       if (result.leaking) leaking = true
       for (const check of result.checks) print(renderCheck(check))
       passed.push(result.checks.every((check) => check.pass !== false))
@@ -74,40 +81,44 @@ async function verify (server, { level = TOP_LEVEL, speed = true, speedSkipped =
     await target.stop()
   }
   const reached = passed.length
-  while (passed.length < LEVELS.length) passed.push(null)
+  while (passed.length < levels.length) passed.push(null)
 
   const asked = level + 1
   print('\n' + passed.map((ok, i) => `${levelName(i)} ${i >= asked ? 'not asked' : ok === null ? '–' : mark(ok)}`).join('   '))
-  print(levelVerdict(passed, { asked, reached }).join('\n'))
+  print(levelVerdict(passed, { asked, reached, exercise }).join('\n'))
   const code = passed.slice(0, asked).every((ok) => ok === true) ? 0 : 1
 
   if (!speed) {
     print(`\nSpeed: not measured ${speedSkipped}`)
   } else {
-    print('\n' + describeSpeedProtocol(speedProtocol, name, leaking).join('\n'))
-    print(renderSpeed(await measureSpeed(entry, { name, leaking, protocol: speedProtocol, progress, measureSides }), name))
+    // Yours is loaded as the story's servers are: their headers, and the settings verify started it with.
+    const sides = exercise.speed ? exerciseSides(exercise.speed) : LEAK_SIDES
+    const yours = exercise.speed ? { headers: exercise.speed.headers, env: exercise.env } : {}
+    print('\n' + describeSpeedProtocol(speedProtocol, name, leaking, sides).join('\n'))
+    print(renderSpeed(await measureSpeed(entry, { name, leaking, protocol: speedProtocol, progress, measureSides, sides, yours }), name, sides))
   }
   return { code, passed }
 }
 
 // The levels' verdict in a sentence or two, after the summary line: the first level that fails says so, or the one
 // below it holds and the next is explained where the participant meets it (a level's `asks`).
-function levelVerdict (passed, { asked, reached }) {
+function levelVerdict (passed, { asked, reached, exercise }) {
+  const levels = exercise.levels
   const failed = passed.findIndex((ok, i) => i < reached && ok === false)
-  if (failed === -1 && asked === LEVELS.length) return ['Every level holds: no leak, an ETag that belongs to its body, and 304.']
+  if (failed === -1 && asked === levels.length) return [exercise.allHeld]
   if (failed === -1) {
-    const next = LEVELS[asked]
-    return [`${LEVELS[asked - 1].held} Level ${asked} is next: \`--level ${asked}\` checks it too.`, ...(next.asks ?? [])]
+    const next = levels[asked]
+    return [`${levels[asked - 1].held} Level ${asked} is next: \`--level ${asked}\` checks it too.`, ...(next.asks ?? [])]
   }
-  const { failing, asks } = LEVELS[failed]
+  const { failing, asks } = levels[failed]
   if (!asks) return [failing, 'The hint under each ✗ says where to look.']
   const open = passed.map((ok, i) => i).filter((i) => i >= failed && passed[i] !== true)
   const next = open.length === 1 ? `Level ${failed} is next.` : `Levels ${open.slice(0, -1).join(', ')} and ${open.at(-1)} are next.`
-  return [`${LEVELS[failed - 1].held} ${next}`, ...asks]
+  return [`${levels[failed - 1].held} ${next}`, ...asks]
 }
 
 // The rounds shown as they end: the longest step of verify prints nothing else until its verdict.
-async function measureSpeed (entry, { name, leaking, protocol, progress, measureSides }) {
+async function measureSpeed (entry, { name, leaking, protocol, progress, measureSides, sides, yours }) {
   const roundsText = (done) => done <= protocol.rounds
     ? `  ${done} of ${protocol.rounds} rounds measured`
     : `  ${done} rounds measured (up to ${protocol.maxRounds})`
@@ -118,6 +129,8 @@ async function measureSpeed (entry, { name, leaking, protocol, progress, measure
       leaking,
       protocol,
       measureSides,
+      sides,
+      yours,
       onRun: (run) => { if (run.by === 'time') progress.show(roundsText(run.round)) }
     })
   } finally {
@@ -138,28 +151,41 @@ function renderCheck ({ name, pass, sent, seen, hint }) {
 }
 
 // What is about to be measured, printed before the longest step of verify begins: a line each.
-function describeSpeedProtocol (protocol, name, leaking) {
-  const byTime = leaking ? 'fast and fixed' : `${name}, fast and fixed`
-  const byCount = leaking ? `slow and ${name} (its cost grows)` : 'slow'
+function describeSpeedProtocol (protocol, name, leaking, sides) {
+  const shown = (target) => labelOf(target, sides).replace(/\/$/, '')
+  const timedSides = sides.beside.filter((target) => !TARGETS[target].leaking).map(shown)
+  const countedSides = sides.beside.filter((target) => TARGETS[target].leaking).map(shown)
+  const byTime = listed(leaking ? timedSides : [name, ...timedSides])
+  const byCount = leaking ? `${listed(countedSides)} and ${name} (its cost grows)` : listed(countedSides)
   const rounds = !leaking && protocol.maxRounds > protocol.rounds ? `${protocol.rounds} to ${protocol.maxRounds}` : `${protocol.rounds}`
   return [
     `Speed: ${byTime} loaded at the same time, each in a fresh process, in ${rounds} rounds.`,
     `  Each round: autocannon -c ${protocol.connections} on each, ${protocol.warmup} s of warm-up, then ${protocol.duration} s measured.`,
-    `  ${byCount} measured by requests, once: ${protocol.warmupRequests} of warm-up, then ${protocol.requests}.`
+    ...(byCount ? [`  ${byCount} measured by requests, once: ${protocol.warmupRequests} of warm-up, then ${protocol.requests}.`] : [])
   ]
 }
 
+// A target as the verdict names it: the leak's variants as folders (fixed/), a story's server by its name.
+function labelOf (target, { from, to, slow, labels }) {
+  return { [from]: labels.from, [to]: labels.to, ...(slow ? { [slow]: labels.slow } : {}) }[target] ?? target
+}
+
+function listed (names) {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+}
+
 // The verdict first, in a sentence (and a request to run again where the rounds place nothing), then its figures.
-function renderSpeed ({ protocol, summaries, comparisons, between, verdict }, name) {
+function renderSpeed ({ protocol, summaries, comparisons, between, verdict }, name, sides = LEAK_SIDES) {
   const shown = (target) => target === YOURS ? `${name} (yours)` : target
   const width = Math.max(...summaries.map((s) => shown(s.target).length))
   const rows = summaries.map((s) => `  ${shown(s.target).padEnd(width)}  ${round(s.requestsPerSecond).padStart(8)} req/s  ${round(s.cpuMicrosPerRequest).padStart(8)} µs CPU per request`)
   const lead = `  ${name}'s CPU per request: `
-  const against = targetsIn('speedLine').map((other, i) => `${i === 0 ? lead : ' '.repeat(lead.length)}${round(comparisons[other].ratio)} x ${other}/'s${intervalText(comparisons[other])}`)
+  const against = sides.line.map((other, i) => `${i === 0 ? lead : ' '.repeat(lead.length)}${round(comparisons[other].ratio)} x ${labelOf(other, sides)}'s${intervalText(comparisons[other])}`)
   const lines = ['', verdict.sentence, ...(verdict.again ? [RUN_IT_AGAIN] : []), ...verdict.figures.map((line) => `  ${line}`), ...rows, ...against]
   if (between?.resolvable) {
     const { share, interval: [low, high], fastOverFixed } = between
-    lines.push(`  Between fixed/ (0) and fast/ (1): ${shareText(share)} (${shareText(low)} to ${shareText(high)}); fast/ ${round(fastOverFixed.ratio)} x fixed/'s${intervalText(fastOverFixed)}`)
+    const { from, to } = sides.labels
+    lines.push(`  Between ${from} (0) and ${to} (1): ${shareText(share)} (${shareText(low)} to ${shareText(high)}); ${to} ${round(fastOverFixed.ratio)} x ${from}'s${intervalText(fastOverFixed)}`)
   }
   lines.push(`  In brackets: ${Math.round((1 - 2 * SPEED_ALPHA) * 100)} % intervals over ${protocol.rounds} rounds.`)
   return lines.join('\n')
@@ -205,6 +231,12 @@ function watch (dir, runOnce, print) {
   })
 }
 
+// The other exercises' levels in the help, under the leak's: a line each.
+function describeOtherExercises () {
+  return EXERCISES.slice(1).map(({ name, levels }) => `A ${name} copy (workshop -- new ${name}) is checked at its own levels:\n` +
+    levels.map(({ usage }, index) => `  ${levelName(index).padEnd(8)}  ${usage.join('\n' + ' '.repeat(12))}`).join('\n')).join('\n')
+}
+
 function parseVerifyCommandLine (argv) {
   const { values, positionals } = parseCommandLine(argv, {
     level: { type: 'string' },
@@ -214,11 +246,12 @@ function parseVerifyCommandLine (argv) {
   const [target, ...rest] = positionals
   const server = resolveServerPath(target)
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`)
-  const level = numberOption('level', values.level, TOP_LEVEL, { min: 0, integer: true, max: TOP_LEVEL })
+  const top = exerciseOf(server.entry).levels.length - 1
+  const level = numberOption('level', values.level, top, { min: 0, integer: true, max: top })
   let speedSkipped = null
   if (values.watch) speedSkipped = 'with --watch. Run verify without it to measure the speed.'
   else if (values.speed === false) speedSkipped = '(--no-speed).'
-  else if (level < TOP_LEVEL && values.speed !== true) speedSkipped = `with --level ${level}. Add --speed to measure it.`
+  else if (level < top && values.speed !== true) speedSkipped = `with --level ${level}. Add --speed to measure it.`
   return { server, level, speed: speedSkipped === null, speedSkipped, watch: values.watch }
 }
 

@@ -8,6 +8,7 @@ require('../untapped-children')
 const fs = require('node:fs')
 const path = require('node:path')
 const { newCopy } = require('../../workshop')
+const { exerciseNamed, asCopySource } = require('../../workshop/exercises')
 const { ROOT } = require('../../tooling/repo')
 
 // A test's copy lives in the repo's root (where its requires resolve), and
@@ -93,4 +94,21 @@ function hashedRepresentation (content, url, ts) {
 }
 `
 
-module.exports = { TEST_COPY_PREFIX, testCopyName, workshopCopy, oneLineFixCopy, fixedCopy, hashingCopy }
+/**
+ * A crypto exercise's copy (`workshop new crypto`) in the repo's root, named
+ * by testCopyName, removed in teardown; with `source` (a file's path), its
+ * index.js is that file instead, as a participant's fix would have it: the
+ * story's fixed server (through the copy's rewriting of its requires) or a
+ * wrong fix in fixtures/crypto/. Returns the folder.
+ */
+function cryptoCopy (t, name, source = null) {
+  const folder = newCopy(testCopyName(name), { exercise: 'crypto', gitExclude: false })
+  t.teardown(() => fs.rmSync(folder, { recursive: true, force: true }))
+  if (source) {
+    const text = asCopySource(fs.readFileSync(source, 'utf8'), exerciseNamed('crypto'), path.basename(folder))
+    fs.writeFileSync(path.join(folder, 'index.js'), text)
+  }
+  return folder
+}
+
+module.exports = { TEST_COPY_PREFIX, testCopyName, workshopCopy, oneLineFixCopy, fixedCopy, hashingCopy, cryptoCopy }
