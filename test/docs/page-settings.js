@@ -40,6 +40,12 @@ const SETTINGS = [
   { text: 'growing past x2', holds: () => constant('workshop/levels/leak.js', 'FLAT_CPU_GROWTH') === 2 },
   { text: 'under the x2 line', holds: () => constant('workshop/levels/leak.js', 'FLAT_CPU_GROWTH') === 2 },
   { text: 'a line at x2', holds: () => constant('workshop/levels/leak.js', 'FLAT_CPU_GROWTH') === 2 },
+  // The crypto exercise's levels, in docs/verify.md's table.
+  { text: 'a burst of 16 requests', holds: () => require('../../workshop/levels/crypto/lesson').LESSON_PROTOCOL.burst === 16 },
+  { text: 'after 8 of the 16 or more', holds: () => { const { LESSON_PROTOCOL: p, HELD_SHARE } = require('../../workshop/levels/crypto/lesson'); return Math.ceil(HELD_SHARE * p.burst) === 8 && p.burst === 16 } },
+  { text: 'once per credential is under x3', holds: () => constant('workshop/levels/crypto/lesson.js', 'ONCE_PER_CREDENTIAL') === 3 },
+  { text: '150 requests, each with a new wrong password of 8 KiB, 10 at a time', holds: () => { const { LEVER_PROTOCOL: p } = require('../../workshop/levels/crypto/lever'); return p.passwords === 150 && p.passwordBytes === 8192 && p.concurrency === 10 } },
+  { text: 'less than 1,024 bytes a password', holds: () => constant('workshop/levels/crypto/lever.js', 'GROWTH_BYTES_PER_PASSWORD') === 1024 },
   // Doctor's rule, as diagnose/event-loop.js asks it.
   { text: 'a median delay of 10 ms, or one of 100 ms', holds: () => constant('diagnose/event-loop.js', 'FLAGGED_MEDIAN_MS') === 10 && constant('diagnose/event-loop.js', 'FLAGGED_MAX_MS') === 100 },
   { text: 'a median delay of 10 ms, or any single delay of 100 ms', holds: () => constant('diagnose/event-loop.js', 'FLAGGED_MEDIAN_MS') === 10 && constant('diagnose/event-loop.js', 'FLAGGED_MAX_MS') === 100 },
