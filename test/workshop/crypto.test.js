@@ -207,3 +207,17 @@ t.test("each crypto level in verify's form: a title, help lines within 80 column
     t.ok([level.held, level.failing].every((line) => /^[A-Z].*\.$/.test(line) && line.length <= 100), `${level.title}: its sentences`)
   }
 })
+
+t.test('a copy that lets a request without credentials in: the contract fails, and no level is checked', async (t) => {
+  const folder = cryptoCopy(t, 'crypto-open')
+  const index = path.join(folder, 'index.js')
+  const source = fs.readFileSync(index, 'utf8')
+  const open = source.replace('if (!credentials) return next(unauthorized(res))', 'if (!credentials) return next()')
+  t.not(open, source, 'the guard removed')
+  fs.writeFileSync(index, open)
+  const { code, passed, output } = await verifyQuietly(folder)
+  t.equal(code, 1)
+  t.same(passed, [false, null, null])
+  t.match(unwrapped(output), /✗ no credentials: refused with a Basic challenge\n\s+sent: GET \/seed\/v1 with no Authorization header\n\s+seen: 200, WWW-Authenticate: \(none\)\n\s+hint: a request without the right credentials answers 401 with a Basic challenge/)
+  t.match(output, /\nThe contract fails, so the levels were not checked\.\n/)
+})

@@ -31,14 +31,14 @@ async function checkContract ({ url }) {
     }
   }
   const checks = [
-    await refused('no credentials: 401 with a Basic challenge', {}, 'with no Authorization header'),
-    await refused('a wrong password: 401', basicAuthorization(STORY_USER, 'not-the-password'), `as ${STORY_USER} / not-the-password`),
-    await refused('a wrong user: 401', basicAuthorization('someone-else', STORY_PASSWORD), `as someone-else / ${STORY_PASSWORD}`)
+    await refused('no credentials: refused with a Basic challenge', {}, 'with no Authorization header'),
+    await refused('a wrong password is refused', basicAuthorization(STORY_USER, 'not-the-password'), `as ${STORY_USER} / not-the-password`),
+    await refused('a wrong user is refused', basicAuthorization('someone-else', STORY_PASSWORD), `as someone-else / ${STORY_PASSWORD}`)
   ]
   const res = await get(url, { headers: basicAuthorization(STORY_USER, STORY_PASSWORD) })
   const shape = shapeProblems(res.body)
   checks.push({
-    name: 'the right credentials: 200 with JSON {data, url, ts}',
+    name: 'the right credentials get 200 with JSON {data, url, ts}',
     pass: res.status === 200 && shape.length === 0,
     sent: `GET ${SEED_PATH} as ${STORY_USER} / ${STORY_PASSWORD}`,
     seen: `${res.status}, ${res.body.length} bytes${shape.length > 0 ? `: ${shape.join('; ')}` : ''}`,
