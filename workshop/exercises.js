@@ -10,6 +10,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { pathInside } = require('../tooling/repo')
+const { theTargetIn } = require('../tooling/targets')
 const { STORY_REQUEST_HEADERS, STORY_PASSWORD } = require('../tooling/story-headers')
 
 // The copy's marker: { "exercise": NAME }. A folder without one is the leak's (copies made before there were more).
@@ -47,7 +48,7 @@ const EXERCISES = [
     // collect before it reads the heap (levels/crypto/lever.js).
     env: { SEED_PASSWORD: STORY_PASSWORD },
     nodeArgs: ['--expose-gc'],
-    speed: { fixed: 'crypto-fixed', slow: 'crypto-slow', headers: STORY_REQUEST_HEADERS['stories/crypto/slow.js'] },
+    speed: { fixed: theTargetIn('cryptoExerciseFixed'), slow: theTargetIn('cryptoExerciseSlow'), headers: STORY_REQUEST_HEADERS['stories/crypto/slow.js'] },
     made: (shown) => [
       `Made ${shown}/, your copy of the crypto story's slow server to fix. Git ignores it.`,
       "Its middleware derives the password's key with pbkdf2Sync on every request.",

@@ -11,6 +11,7 @@ const { COMPARED, intervalText } = require('./verdict')
 const { GATED } = require('../protocol/metrics')
 const { renderChangesMarkdown } = require('../print/instructions')
 const { wrapLine } = require('../../tooling/wrap-text')
+const { METERS } = require('../meters')
 
 const short = (commit) => commit.slice(0, 10)
 
@@ -88,7 +89,7 @@ function verdictInWords (result) {
   if (result.failures.length > 0) {
     const regressed = result.instructions ? result.instructions.comparisons : result.comparisons
     const where = regressed.filter((c) => c.regressed).map((c) => c.target)
-    const what = result.instructions ? 'instructions' : 'CPU'
+    const what = (result.instructions ? METERS.instructions : METERS.cpu).gates
     return [
       wrapLine('', `REGRESSION: head costs more ${what} a request than base${where.length > 0 ? ` in ${listed(where)}` : ''}.`),
       ...result.failures.map((failure) => wrapLine('  - ', failure))

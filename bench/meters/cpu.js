@@ -61,6 +61,8 @@ const calibration = {
 
 module.exports = {
   name: 'cpu',
+  // What it gates, in a verdict's words: "head costs more CPU a request".
+  gates: 'CPU',
   defaults,
   gatesOnCpu: true,
   takesInstructionTax: false,

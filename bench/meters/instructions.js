@@ -107,6 +107,8 @@ const calibration = {
 
 module.exports = {
   name: 'instructions',
+  // What it gates, in a verdict's words: "head costs more instructions a request".
+  gates: 'instructions',
   defaults,
   gatesOnCpu: false,
   takesInstructionTax: true,
