@@ -120,9 +120,9 @@ async function main (argv, { stdout, stderr }) {
   }
   const { hottest, unfolded, ownByTotal } = result
   print(`\n${describeHottest(hottest.frames, hottest.ownShare)}`)
-  print(`  samples counted: ${hottest.samples.toLocaleString('en-US')}, without (idle), the server waiting: ${(hottest.idleShare * 100).toFixed(1)} % of all`)
-  print(formatFrames('\nHottest frames by self time, V8\'s builtins and Node\'s C++ counted in the function that called them,\n' +
-    'Node\'s internal modules (node:internal) in the nearest function below them:', hottest.frames))
+  print(`  samples counted: ${hottest.samples.toLocaleString('en-US')}, not counting the ${(hottest.idleShare * 100).toFixed(1)} % where the server was idle`)
+  print(formatFrames('\nHottest frames by self time. V8\'s builtins and Node\'s C++ count in the function that called them,\n' +
+    'and Node\'s internal modules (node:internal) in the nearest caller outside them:', hottest.frames))
   print(formatFrames('\nWith Node\'s internal modules shown. "<- from" names the function of this repo\n' +
     'nearest below it on the stack, in most of its samples:', unfolded.frames))
   print(formatFrames('\nThis repo\'s functions by time on the stack, what they call included (where the time comes from):', ownByTotal))

@@ -15,6 +15,7 @@ const { traceLeak } = require('../../diagnose/trace-leak')
 const { README: HINT_SECTIONS } = require('../../workshop/levels')
 const { MODES } = require('../../bench/judge/goals')
 const { targetsIn } = require('../../tooling/targets')
+const { proseCounts } = require('./prose')
 
 const PAGES = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
 const read = (page) => readText(path.join(ROOT, page))
@@ -149,10 +150,12 @@ t.test("the README's variants table lists the catalogue's case study, in order",
   t.same(listed, targetsIn('caseStudy'))
 })
 
-// The README is a newcomer's path, read before the workshop starts: depth
-// lives in docs/, and this keeps it from growing back. The output blocks
-// of its steps are what a participant sees, and are not counted.
-t.test('the README is at most 250 lines, its output blocks left out', async (t) => {
-  const lines = read('README.md').replace(/^```text\n[^]*?^```\n/gm, '').split('\n').length - 1
-  t.ok(lines <= 250, `${lines} lines`)
+// The README is a newcomer's path, read in fifteen minutes before the
+// workshop starts: depth lives in docs/, and this keeps it from growing
+// back. Its prose is counted in words as ./prose.js counts them (the
+// README before issue 71 had 1,997); the output blocks of its steps are
+// what a participant sees, not prose to read.
+t.test('the README\'s prose is at most 1,500 words', async (t) => {
+  const { words } = proseCounts(read('README.md'))
+  t.ok(words <= 1500, `${words} words`)
 })

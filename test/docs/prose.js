@@ -39,7 +39,7 @@ function sentencesOf (markdown) {
     .filter((s) => words(s).length > 0)
 }
 
-/** Words a sentence on average, the share of 30 words or more, the longest, and semicolons per 100 words. */
+/** Sentences and words, words a sentence on average, the share of 30 words or more, the longest, and semicolons per 100 words. */
 function proseCounts (markdown) {
   const sentences = sentencesOf(markdown)
   const lengths = sentences.map((s) => words(s).length)
@@ -48,6 +48,7 @@ function proseCounts (markdown) {
   const longest = Math.max(...lengths)
   return {
     sentences: sentences.length,
+    words: total,
     wordsPerSentence: total / sentences.length,
     longShare: lengths.filter((n) => n >= 30).length / sentences.length,
     longest,
