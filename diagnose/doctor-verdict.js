@@ -44,7 +44,7 @@ function describeDoctorVerdict (variant, { issueCategory, issues }, machine = nu
       ...(flagged.length > 0 ? [`  flagged: ${flagged.join(', ')}`] : []), ...notes].join('\n')
   }
   const rest = flagged.filter((name) => name !== 'delay')
-  return [`Doctor flags ${variant}'s event-loop delay. This verdict moves with the CPU's speed.`, `  Doctor's headline: ${headline}`,
+  return [`Doctor flags ${variant}'s event-loop delay. The CPU's speed can change this verdict.`, `  Doctor's headline: ${headline}`,
     ...(rest.length > 0 ? [`  also flagged: ${rest.join(', ')}`] : []), ...notes].join('\n')
 }
 

@@ -19,7 +19,7 @@ const PROBE = path.join(__dirname, 'event-loop-probe.js')
 const FLAGGED_MEDIAN_MS = 10
 const FLAGGED_MAX_MS = 100
 // What Doctor's rule says after its verdict: the leak's holds on any machine, this one does not.
-const MOVES_WITH_THE_CPU = "This verdict moves with the CPU's speed."
+const MOVES_WITH_THE_CPU = "The CPU's speed can change this verdict."
 // What the delay's figures start with. figures/catalogue.js keeps a copy (no tool imports another's
 // command); test/diagnose/event-loop.test.js holds the two alike.
 const DELAY_LINE = '  delay: median '

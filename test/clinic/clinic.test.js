@@ -69,7 +69,7 @@ t.test('the clone has CRLF endings and a space in its path', async (t) => {
 // the machine (docs/diagnose.md, "Doctor's verdict on slow"). The README's
 // step 2 shows this output, held here by shape, the verdict and the
 // headline as the CPU may swap them.
-const FLAGGED = "Doctor flags slow's event-loop delay. This verdict moves with the CPU's speed."
+const FLAGGED = "Doctor flags slow's event-loop delay. The CPU's speed can change this verdict."
 const DOCTOR_VARY = [
   [FLAGGED, 'Doctor detects an issue in slow, not in its event-loop delay.'],
   ['event-loop issue detected', 'gc issue detected', 'io issue detected', 'unknown issue detected']

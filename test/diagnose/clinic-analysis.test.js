@@ -22,13 +22,13 @@ t.test("Doctor's verdict on slow: the event-loop delay, nothing else", { skip: s
   t.equal(result.issues.cpu, 'none')
   t.equal(result.issues.handles, 'none')
   t.ok(['event-loop', 'gc'].includes(result.issueCategory), `headline ${result.issueCategory}`)
-  t.match(analysis.describeDoctorVerdict('slow', result), /^Doctor flags slow's event-loop delay\. This verdict moves with the CPU's speed\.\n {2}Doctor's headline: (event-loop|gc) issue detected(\n|$)/)
+  t.match(analysis.describeDoctorVerdict('slow', result), /^Doctor flags slow's event-loop delay\. The CPU's speed can change this verdict\.\n {2}Doctor's headline: (event-loop|gc) issue detected(\n|$)/)
 })
 
 t.test('the verdict sentence names what was flagged', { skip: skipWithoutClinic }, async (t) => {
   t.equal(analysis.describeDoctorVerdict('fixed', { issueCategory: 'none', issues: {} }), 'Doctor detects no issue in fixed.')
   const issues = { delay: 'performance', cpu: 'none', memory: { external: 'none', heapTotal: 'performance' } }
-  const FLAGS_X = "Doctor flags x's event-loop delay. This verdict moves with the CPU's speed."
+  const FLAGS_X = "Doctor flags x's event-loop delay. The CPU's speed can change this verdict."
   t.equal(analysis.describeDoctorVerdict('x', { issueCategory: 'gc', issues }), `${FLAGS_X}\n  Doctor's headline: gc issue detected\n  also flagged: memory heapTotal`)
   t.equal(analysis.describeDoctorVerdict('x', { issueCategory: 'event-loop', issues: { delay: 'performance', memory: {} } }), `${FLAGS_X}\n  Doctor's headline: event-loop issue detected`)
   t.equal(analysis.describeDoctorVerdict('x', { issueCategory: 'io', issues: { cpu: 'performance', handles: 'performance', memory: {} } }),
@@ -106,7 +106,7 @@ t.test("beside a CPU hog, slow's delay is still flagged: it is beyond what the m
   const machine = analysis.judgeMachine(load({ busyShare: 0.99 }), samples({ serverCpu: 0.5, delay: 60, spike: 400 }))
   t.match(machine, { busy: true, delayBeyondMachine: true })
   const verdict = analysis.describeDoctorVerdict('slow', { issueCategory: 'unknown', issues: { delay: 'performance', cpu: 'performance', memory: {} } }, machine)
-  t.match(verdict, /^Doctor flags slow's event-loop delay\. This verdict moves with the CPU's speed\.\n {2}Doctor's headline: unknown issue detected\n {2}also flagged: cpu\n {2}the machine was busy: other processes used \d+ % of the CPU during the load\n {2}the delay is beyond what that explains$/)
+  t.match(verdict, /^Doctor flags slow's event-loop delay\. The CPU's speed can change this verdict\.\n {2}Doctor's headline: unknown issue detected\n {2}also flagged: cpu\n {2}the machine was busy: other processes used \d+ % of the CPU during the load\n {2}the delay is beyond what that explains$/)
   // The recorded run of slow (quiet), judged as if the machine had been all
   // busy meanwhile: its own delay stays beyond what a busy machine explains.
   const recorded = await analysis.readProcessStats(DOCTOR_DATA)

@@ -32,11 +32,11 @@ const RULE = '  the rule: a median delay of 10 ms, or one of 100 ms'
 t.test('Doctor\'s rule: flagged, not flagged, not judged, each a sentence and its figures', async (t) => {
   const fixedFigures = ['  delay: median 0.1 ms, p99 12 ms, max 41 ms', RULE, '  loop busy: 97 % of the time']
   t.same(describeEventLoopVerdict('fixed', { summary: SUMMARY, flagged: false }, QUIET).split('\n'),
-    ["Doctor's rule flags no delay in fixed. This verdict moves with the CPU's speed.", ...fixedFigures])
+    ["Doctor's rule flags no delay in fixed. The CPU's speed can change this verdict.", ...fixedFigures])
   const slow = { p50: 6.1, p99: 192, max: 230, utilization: 0.91 }
   const slowFigures = ['  delay: median 6.1 ms, p99 192 ms, max 230 ms', RULE, '  loop busy: 91 % of the time']
   t.same(describeEventLoopVerdict('slow', { summary: slow, flagged: true }, QUIET).split('\n'),
-    ["Doctor's rule flags slow's event-loop delay. This verdict moves with the CPU's speed.", ...slowFigures])
+    ["Doctor's rule flags slow's event-loop delay. The CPU's speed can change this verdict.", ...slowFigures])
   t.same(describeEventLoopVerdict('fixed', { summary: { ...SUMMARY, max: 368 }, flagged: true }, BUSY).split('\n'), [
     "Doctor's rule did not judge fixed: the machine was busy. Run it again on a quieter machine.",
     '  other processes used 48 % of the CPU during the load',
@@ -44,11 +44,11 @@ t.test('Doctor\'s rule: flagged, not flagged, not judged, each a sentence and it
     '  read from a server short of CPU, the delay is flagged',
     '  delay: median 0.1 ms, p99 12 ms, max 368 ms', RULE, '  loop busy: 97 % of the time'])
   t.same(describeEventLoopVerdict('slow', { summary: slow, flagged: true }, { ...BUSY, delayBeyondMachine: true }).split('\n'), [
-    "Doctor's rule flags slow's event-loop delay. This verdict moves with the CPU's speed.", ...slowFigures,
+    "Doctor's rule flags slow's event-loop delay. The CPU's speed can change this verdict.", ...slowFigures,
     '  the machine was busy: other processes used 48 % of the CPU during the load',
     '  the delay is beyond what that explains'])
   t.same(describeEventLoopVerdict('fixed', { summary: SUMMARY, flagged: false }, BUSY).split('\n'),
-    ["Doctor's rule flags no delay in fixed. This verdict moves with the CPU's speed.", ...fixedFigures], 'nothing flagged is no delay, busy or not')
+    ["Doctor's rule flags no delay in fixed. The CPU's speed can change this verdict.", ...fixedFigures], 'nothing flagged is no delay, busy or not')
   t.match(describeEventLoopVerdict('fixed', { summary: SUMMARY, flagged: false }, { measured: false, why: 'the OS gave no CPU times' }),
     /\n {2}how busy the machine was is unknown: the OS gave no CPU times$/)
 })
