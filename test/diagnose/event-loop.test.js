@@ -96,7 +96,12 @@ t.test('slow: a leak, its delay flagged or not as the machine\'s speed goes', as
   const busy = result.flagged && result.machine.busy && !result.machine.delayBeyondMachine
   if (!busy) t.match(result.delayVerdict, new RegExp(`^Doctor's rule ${words}\\. .*\\n {2}delay: median [\\d.]+ ms, p99 [\\d.]+ ms, max [\\d.]+ ms\\n`))
   const output = [...logged, formatResult(result)].join('\n')
-  const vary = [["flags slow's event-loop delay", 'flags no delay in slow']]
+  // The rule's verdict is the machine's: flagged or not by its speed, or
+  // not judged where other processes took the CPU (npm test on two Node
+  // lines at once, in CI).
+  const RULE = " The CPU's speed can change this verdict."
+  const vary = [[`Doctor's rule flags slow's event-loop delay.${RULE}`, `Doctor's rule flags no delay in slow.${RULE}`,
+    ...(busy ? ["Doctor's rule did not judge slow: the machine was busy. Run it again on a quieter machine."] : [])]]
   t.equal(unmatchedLine(readmeOutput('2', 'npm run event-loop'), output, { vary }), null, `README step 2 shows this output by shape:\n${output}`)
 })
 
