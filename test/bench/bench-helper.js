@@ -31,4 +31,15 @@ async function bench (argv) {
   }
 }
 
-module.exports = { bench, SHORT }
+// bench:compare's rounds of one target, whose head costs
+// `changes[i]` more than its base.
+function pairsOf (target, changes) {
+  return changes.map((change, i) => ({
+    target,
+    round: i + 1,
+    base: { cpuMicrosPerRequest: 50, requestsPerSecond: 1000, latencyP99: 10 },
+    head: { cpuMicrosPerRequest: 50 * (1 + change), requestsPerSecond: 1000 / (1 + change), latencyP99: 10 }
+  }))
+}
+
+module.exports = { bench, SHORT, pairsOf }

@@ -6,6 +6,7 @@
 // real judge; the real runs are in serial/bench/compare.test.js.
 
 const t = require('tap')
+const { pairsOf } = require('./bench-helper')
 const { judgePairs } = require('../../bench/compare/verdict')
 const { renderVerdict, renderMarkdown } = require('../../bench/compare/print')
 
@@ -13,16 +14,6 @@ const OPTIONS = { alpha: 0.05, maxRegression: 0.05 }
 const SAME = [0.01, -0.01, 0.005, -0.005, 0.002, -0.002, 0.001, -0.001]
 const COSTLIER = [0.06, 0.07, 0.05, 0.08, 0.06, 0.07, 0.05, 0.06]
 const CHEAPER = [-0.1, -0.12, -0.09, -0.11, -0.1, -0.13, -0.1, -0.11]
-
-// Rounds of one target whose head costs `changes[i]` more than its base.
-function pairsOf (target, changes) {
-  return changes.map((change, i) => ({
-    target,
-    round: i + 1,
-    base: { cpuMicrosPerRequest: 50, requestsPerSecond: 1000, latencyP99: 10 },
-    head: { cpuMicrosPerRequest: 50 * (1 + change), requestsPerSecond: 1000 / (1 + change), latencyP99: 10 }
-  }))
-}
 
 function resultOf (changesByTarget) {
   const targets = Object.keys(changesByTarget)

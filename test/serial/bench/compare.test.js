@@ -10,6 +10,7 @@
 // install.
 
 const t = require('tap')
+const { pairsOf } = require('../../bench/bench-helper')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -43,16 +44,6 @@ t.test('the signed-rank test and its interval', async (t) => {
   t.equal(tooFew.resolvable, false, '3 rounds cannot reach p < 0.05 one-sided with 1/8')
   t.same(tooFew.interval, [-1, Infinity])
 })
-
-// Rounds of one target whose head costs `changes[i]` more than its base.
-function pairsOf (target, changes) {
-  return changes.map((change, i) => ({
-    target,
-    round: i + 1,
-    base: { cpuMicrosPerRequest: 50, requestsPerSecond: 1000, latencyP99: 10 },
-    head: { cpuMicrosPerRequest: 50 * (1 + change), requestsPerSecond: 1000 / (1 + change), latencyP99: 10 }
-  }))
-}
 
 t.test('the verdicts: a regression reaching the allowance fails, the rest is reported', async (t) => {
   const options = { alpha: 0.05, maxRegression: 0.05 }
