@@ -4,7 +4,7 @@
 
 const http = require('node:http')
 
-function get (url, { method = 'GET', agent = false, headers = {} } = {}) {
+function get (url, { method = 'GET', agent = false, headers = {}, onSent = null } = {}) {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, agent, headers }, (res) => {
       const chunks = []
@@ -12,6 +12,8 @@ function get (url, { method = 'GET', agent = false, headers = {} } = {}) {
       res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }))
     })
     req.on('error', reject)
+    // 'finish': the request is handed to the OS, so it is at a server on loopback.
+    if (onSent) req.on('finish', onSent)
     req.end()
   })
 }
